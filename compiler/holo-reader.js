@@ -1,0 +1,284 @@
+// Reader of the `.holo` archive, version 1.0 (docs/holo-format.md).
+//
+//   readHolo(bytes) -> graph JSON (same schema the writer takes, plus "digest" on constants)
+//
+// Validates everything the doc requires of a reader and throws an Error whose
+// message contains the substrings listed in tests/vectors/bad/README.md.
+import {
+  MAGIC, MAJOR, HEADER_SIZE, SECTION_ENTRY_SIZE, MAX_SECTIONS, FLAG_REQUIRED, MAX_RANK, RANK_UNKNOWN,
+  MAX_VALUES, MAX_NODES, MAX_NODE_IN, MAX_NODE_OUT, MAX_PORTS, ABSENT, KIND, KIND_NAMES, DTYPE_SIZE,
+  ATTR_TYPE_NAMES, RECORD_SIZE, toBytes,
+} from './holo-writer.js';
+
+const KNOWN = new Set(['STRS', 'SYMS', 'VALS', 'CONS', 'DATA', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META']);
+const MANDATORY = ['STRS', 'VALS', 'NODE', 'IOIX', 'PORT'];
+const dec = new TextDecoder('utf-8');
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** i64 as a JSON-able value: number when safe, else decimal string. */
+function jsonInt(b) {
+  return b >= -SAFE && b <= SAFE ? Number(b) : b.toString();
+}
+
+export function readHolo(input) {
+  const fail = (msg) => { throw new Error(`holo: ${msg}`); };
+  const u8 = toBytes(input, 'readHolo input');
+  const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+  const len = u8.length;
+  const u16 = (p) => dv.getUint16(p, true);
+  const u32 = (p) => dv.getUint32(p, true);
+  const u64 = (p) => dv.getBigUint64(p, true);
+  const i64 = (p) => dv.getBigInt64(p, true);
+
+  // ---- §1 header
+  if (len < 8 || !MAGIC.every((b, i) => u8[i] === b)) fail('bad magic');
+  if (len < HEADER_SIZE) fail(`file of ${len} bytes is shorter than the header (file_size)`);
+  const major = u16(8);
+  if (major !== MAJOR) fail(`unsupported major version ${major} (want ${MAJOR})`);
+  const nSec = u32(12);
+  if (nSec < 1 || nSec > MAX_SECTIONS) fail(`section_count ${nSec} not in 1..${MAX_SECTIONS}`);
+  const fileSize = u64(16);
+  if (fileSize !== BigInt(len)) fail(`file_size ${fileSize} != actual length ${len}`);
+  if (u64(24) !== 0n) fail('nonzero reserved header field');
+
+  // ---- §2 section table
+  const tableEnd = HEADER_SIZE + SECTION_ENTRY_SIZE * nSec;
+  if (tableEnd > len) fail(`section table (${nSec} entries) out of bounds of the file`);
+  const sec = new Map();
+  const all = [];
+  for (let i = 0; i < nSec; i++) {
+    const p = HEADER_SIZE + SECTION_ENTRY_SIZE * i;
+    const id = String.fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3]);
+    const shown = JSON.stringify(id);
+    const flags = u32(p + 4);
+    const off = u64(p + 8), length = u64(p + 16);
+    if (flags & ~FLAG_REQUIRED) fail(`section ${shown}: unknown flags 0x${flags.toString(16)}`);
+    if (off < BigInt(tableEnd) || off + length > BigInt(len))
+      fail(`section ${shown} [${off}, +${length}) out of bounds (table ends at ${tableEnd}, file_size ${len})`);
+    const a = id === 'DATA' ? 64n : 8n;
+    if (off % a !== 0n) fail(`section ${shown} offset ${off} not aligned to ${a}`);
+    if (KNOWN.has(id)) {
+      if (sec.has(id)) fail(`duplicate section ${shown}`);
+    } else if (flags & FLAG_REQUIRED) {
+      fail(`unknown required section ${shown}`);
+    }
+    const e = { id, off: Number(off), len: Number(length) };
+    all.push(e);
+    if (KNOWN.has(id)) sec.set(id, e);
+  }
+  const sorted = [...all].filter((e) => e.len > 0).sort((x, y) => x.off - y.off);
+  for (let i = 1; i < sorted.length; i++)
+    if (sorted[i].off < sorted[i - 1].off + sorted[i - 1].len)
+      fail(`sections ${JSON.stringify(sorted[i - 1].id)} and ${JSON.stringify(sorted[i].id)} overlap`);
+  for (const id of MANDATORY) if (!sec.has(id)) fail(`missing section ${id}`);
+
+  // ---- counted sections
+  const counted = (id) => {
+    const s = sec.get(id);
+    if (!s) return { n: 0, base: 0 };
+    if (s.len < 4) fail(`section ${id}: length ${s.len} too short for its count`);
+    const n = u32(s.off);
+    const rs = RECORD_SIZE[id];
+    if (BigInt(s.len) !== 4n + BigInt(n) * BigInt(rs))
+      fail(`section ${id}: length ${s.len} != 4 + count ${n} * ${rs}`);
+    return { n, base: s.off + 4 };
+  };
+  const STRS = sec.get('STRS');
+  const str = (p, what) => {
+    const o = u32(p), l = u32(p + 4);
+    if (o + l > STRS.len) fail(`${what}: string (${o}, ${l}) out of range of STRS (${STRS.len} bytes)`);
+    return u8.subarray(STRS.off + o, STRS.off + o + l);
+  };
+  const text = (p, what) => dec.decode(str(p, what));
+
+  const META = counted('META');
+  const meta = [];
+  for (let i = 0; i < META.n; i++) {
+    const p = META.base + 16 * i;
+    meta.push([text(p, `meta ${i} key`), text(p + 8, `meta ${i} value`)]);
+  }
+  const SYMS = counted('SYMS');
+  const symbols = [];
+  for (let i = 0; i < SYMS.n; i++) symbols.push(text(SYMS.base + 8 * i, `symbol ${i}`));
+
+  const VALS = counted('VALS');
+  if (VALS.n > MAX_VALUES) fail(`VALS count ${VALS.n} exceeds ${MAX_VALUES}`);
+  const CONS = counted('CONS');
+  const ATTR = counted('ATTR');
+  const NODE = counted('NODE');
+  if (NODE.n > MAX_NODES) fail(`NODE count ${NODE.n} exceeds ${MAX_NODES}`);
+  const IOIX = counted('IOIX');
+  if (CONS.n > 0 && !sec.has('DATA')) fail('missing section DATA (CONS is not empty)');
+
+  // PORT: u32 n_in, ids, u32 n_out, ids
+  const PORT = sec.get('PORT');
+  if (PORT.len < 8) fail(`section PORT: length ${PORT.len} too short for its counts`);
+  const nIn = u32(PORT.off);
+  if (nIn > MAX_PORTS) fail(`PORT n_in count ${nIn} exceeds ${MAX_PORTS}`);
+  if (8 + 4 * nIn > PORT.len) fail(`section PORT: length ${PORT.len} too short for n_in count ${nIn}`);
+  const nOut = u32(PORT.off + 4 + 4 * nIn);
+  if (nOut > MAX_PORTS) fail(`PORT n_out count ${nOut} exceeds ${MAX_PORTS}`);
+  if (PORT.len !== 8 + 4 * (nIn + nOut)) fail(`section PORT: length ${PORT.len} != 8 + 4 * (count ${nIn} + count ${nOut})`);
+
+  // ---- VALS records
+  const DATA = sec.get('DATA') ?? { off: 0, len: 0 };
+  const vals = [];
+  for (let id = 0; id < VALS.n; id++) {
+    const p = VALS.base + 80 * id;
+    const what = `value ${id}`;
+    const name = text(p, `${what} name`);
+    const dtype = u8[p + 8], rank = u8[p + 9], kind = u8[p + 10];
+    const w = `${what} (${JSON.stringify(name)})`;
+    if (!DTYPE_SIZE.has(dtype)) fail(`${w}: unknown dtype ${dtype}`);
+    if (kind > 2) fail(`${w}: unknown kind ${kind}`);
+    if (u8[p + 11] !== 0) fail(`${w}: nonzero reserved byte`);
+    if (rank === RANK_UNKNOWN) {
+      if (kind !== KIND.node) fail(`${w}: unknown rank (255) on a value of kind ${KIND_NAMES[kind]}`);
+    } else if (rank > MAX_RANK) fail(`${w}: rank ${rank} exceeds ${MAX_RANK}`);
+    const r = rank === RANK_UNKNOWN ? 0 : rank;
+    const dims = [];
+    for (let k = 0; k < MAX_RANK; k++) {
+      const d = i64(p + 16 + 8 * k);
+      if (k >= r) {
+        if (d !== 0n) fail(`${w}: unused dims slot ${k} is not zero`);
+        continue;
+      }
+      if (d < 0n) {
+        if (kind === KIND.const) fail(`${w}: constant dims must be >= 0, dim ${k} is ${d}`);
+        const s = -d - 1n;
+        if (s >= BigInt(SYMS.n)) fail(`${w}: dim ${k} refers to symbol ${s}, out of range (${SYMS.n} symbols)`);
+        dims.push(symbols[Number(s)]);
+      } else {
+        if (d > SAFE) fail(`${w}: dim ${k} = ${d} too large for this reader`);
+        dims.push(Number(d));
+      }
+    }
+    const aux = u32(p + 12);
+    if (kind === KIND.input && aux !== 0) fail(`${w}: input with nonzero aux ${aux}`);
+    if (kind === KIND.const && aux >= CONS.n) fail(`${w}: aux ${aux} is not a CONS index (${CONS.n} constants)`);
+    if (kind === KIND.node && aux >= NODE.n) fail(`${w}: aux ${aux} is not a NODE index (${NODE.n} nodes)`);
+    vals.push({ name, dtype, kind, shape: rank === RANK_UNKNOWN ? null : dims, aux, w });
+  }
+
+  // ---- CONS records and their values
+  const consRefs = new Array(CONS.n).fill(0);
+  const cons = [];
+  for (let i = 0; i < CONS.n; i++) {
+    const p = CONS.base + 48 * i;
+    const off = u64(p), length = u64(p + 8);
+    if (off % 64n !== 0n) fail(`constant ${i}: constant offset ${off} not aligned to 64`);
+    if (off + length > BigInt(DATA.len)) fail(`constant ${i}: bytes [${off}, +${length}) out of DATA (${DATA.len} bytes)`);
+    cons.push({ off: Number(off), len: Number(length), digest: Buffer.from(u8.subarray(p + 16, p + 48)).toString('hex') });
+  }
+  for (const v of vals) {
+    if (v.kind !== KIND.const) continue;
+    consRefs[v.aux]++;
+    const c = cons[v.aux];
+    const numel = v.shape.reduce((a, d) => a * BigInt(d), 1n);
+    const want = numel * BigInt(DTYPE_SIZE.get(v.dtype));
+    if (BigInt(c.len) !== want) fail(`${v.w}: constant length ${c.len} != numel ${numel} x ${DTYPE_SIZE.get(v.dtype)}`);
+    v.data = Buffer.from(u8.subarray(DATA.off + c.off, DATA.off + c.off + c.len)).toString('hex');
+    v.digest = c.digest;
+  }
+  consRefs.forEach((n, i) => { if (n !== 1) fail(`constant ${i} is referred to by ${n} values (must be exactly 1)`); });
+
+  // ---- ATTR records
+  const attrs = [];
+  for (let i = 0; i < ATTR.n; i++) {
+    const p = ATTR.base + 24 * i;
+    const name = text(p, `attribute ${i} name`);
+    const w = `attribute ${i} (${JSON.stringify(name)})`;
+    const type = u32(p + 8), count = u32(p + 12);
+    if (type < 1 || type > 5) fail(`${w}: unknown attribute type ${type}`);
+    if ((type === 1 || type === 2) && count !== 1) fail(`${w}: count ${count} must be 1 for a scalar`);
+    const unit = type === 1 || type === 3 ? 8 : type === 5 ? 1 : 4;
+    const plen = u32(p + 20);
+    if (BigInt(plen) !== BigInt(count) * BigInt(unit)) fail(`${w}: payload length ${plen} != count ${count} * ${unit}`);
+    const pay = str(p + 16, `${w} payload`);
+    const pd = new DataView(pay.buffer, pay.byteOffset, pay.byteLength);
+    let value;
+    switch (type) {
+      case 1: value = jsonInt(pd.getBigInt64(0, true)); break;
+      case 2: value = pd.getFloat32(0, true); break;
+      case 3: value = Array.from({ length: count }, (_, k) => jsonInt(pd.getBigInt64(8 * k, true))); break;
+      case 4: value = Array.from({ length: count }, (_, k) => pd.getFloat32(4 * k, true)); break;
+      case 5: value = dec.decode(pay); break;
+    }
+    attrs.push({ name, type: ATTR_TYPE_NAMES[type], value });
+  }
+
+  // ---- NODE records
+  const ioix = (k) => u32(IOIX.base + 4 * k);
+  const nodes = [];
+  for (let i = 0; i < NODE.n; i++) {
+    const p = NODE.base + 32 * i;
+    const op = text(p, `node ${i} op`), name = text(p + 8, `node ${i} name`);
+    const w = `node ${i} (${op}${name ? ' ' + JSON.stringify(name) : ''})`;
+    const firstIo = u32(p + 16), nIn_ = u16(p + 20), nOut_ = u16(p + 22);
+    const firstAttr = u32(p + 24), nAttrs = u32(p + 28);
+    if (nIn_ > MAX_NODE_IN) fail(`${w}: n_in ${nIn_} exceeds ${MAX_NODE_IN}`);
+    if (nOut_ < 1 || nOut_ > MAX_NODE_OUT) fail(`${w}: n_out ${nOut_} not in 1..${MAX_NODE_OUT}`);
+    if (firstIo + nIn_ + nOut_ > IOIX.n) fail(`${w}: IOIX range [${firstIo}, +${nIn_ + nOut_}) out of bounds (${IOIX.n})`);
+    if (firstAttr + nAttrs > ATTR.n) fail(`${w}: ATTR range [${firstAttr}, +${nAttrs}) out of bounds (${ATTR.n})`);
+    nodes.push({
+      op, name, w,
+      inputs: Array.from({ length: nIn_ }, (_, k) => ioix(firstIo + k)),
+      outputs: Array.from({ length: nOut_ }, (_, k) => ioix(firstIo + nIn_ + k)),
+      attrs: attrs.slice(firstAttr, firstAttr + nAttrs),
+    });
+  }
+  const inPorts = Array.from({ length: nIn }, (_, k) => u32(PORT.off + 4 + 4 * k));
+  const outPorts = Array.from({ length: nOut }, (_, k) => u32(PORT.off + 8 + 4 * nIn + 4 * k));
+
+  // ---- §4 graph rules
+  const checkId = (id, where) => { if (id >= VALS.n) fail(`${where}: value id ${id} out of range (${VALS.n} values)`); };
+  const isInPort = new Uint8Array(VALS.n);
+  inPorts.forEach((id, k) => {
+    checkId(id, `input port ${k}`);
+    if (vals[id].kind !== KIND.input) fail(`input port ${k}: ${vals[id].w} is of kind ${KIND_NAMES[vals[id].kind]}, not input`);
+    if (isInPort[id]) fail(`input port ${k}: ${vals[id].w} listed twice`);
+    isInPort[id] = 1;
+  });
+  vals.forEach((v, id) => { if (v.kind === KIND.input && !isInPort[id]) fail(`${v.w} is of kind input but not an input port`); });
+  const produced = new Uint8Array(VALS.n);
+  nodes.forEach((n, i) => {
+    n.inputs.forEach((id, k) => {
+      if (id === ABSENT) return;
+      checkId(id, `${n.w} input ${k}`);
+      if (vals[id].kind === KIND.node && !produced[id])
+        fail(`${n.w} input ${k}: ${vals[id].w} is not produced by an earlier node (order is not topological)`);
+    });
+    n.outputs.forEach((id, k) => {
+      checkId(id, `${n.w} output ${k}`);
+      const v = vals[id];
+      if (v.kind !== KIND.node) fail(`${n.w} output ${k}: ${v.w} has kind ${KIND_NAMES[v.kind]}, a node output must be of kind node`);
+      if (produced[id]) fail(`${n.w} output ${k}: ${v.w} produced twice`);
+      if (v.aux !== i) fail(`${n.w} output ${k}: ${v.w} has aux ${v.aux}, not its producing node ${i}`);
+      produced[id] = 1;
+    });
+  });
+  vals.forEach((v, id) => { if (v.kind === KIND.node && !produced[id]) fail(`${v.w} of kind node is not produced by any node`); });
+  const isOutPort = new Uint8Array(VALS.n);
+  outPorts.forEach((id, k) => {
+    checkId(id, `output port ${k}`);
+    if (isOutPort[id]) fail(`output port ${k}: ${vals[id].w} listed twice`);
+    isOutPort[id] = 1;
+  });
+
+  return {
+    meta,
+    symbols,
+    values: vals.map((v) => {
+      const o = { name: v.name, dtype: v.dtype, kind: KIND_NAMES[v.kind], shape: v.shape };
+      if (v.kind === KIND.const) { o.data = v.data; o.digest = v.digest; }
+      return o;
+    }),
+    nodes: nodes.map((n) => ({
+      op: n.op, name: n.name,
+      inputs: n.inputs.map((id) => (id === ABSENT ? null : id)),
+      outputs: n.outputs, attrs: n.attrs,
+    })),
+    inputs: inPorts,
+    outputs: outPorts,
+  };
+}

@@ -1,0 +1,230 @@
+#include "arena.h"
+
+#include "archive.h" /* holo_err */
+#include "hologram/mem.h"
+
+#define BUF_ALIGN 64
+
+static uint32_t slot_of(const holo_digest *d, uint32_t cap) {
+  uint32_t h = (uint32_t)d->b[0] | (uint32_t)d->b[1] << 8 | (uint32_t)d->b[2] << 16 |
+               (uint32_t)d->b[3] << 24;
+  return h & (cap - 1);
+}
+
+holo_status holo_arena_init(holo_arena *ar, const holo_allocator *a, uint64_t budget,
+                            holo_error *err) {
+  holo_memset(ar, 0, sizeof *ar);
+  ar->a = *a;
+  ar->budget = budget;
+  ar->cap = 64;
+  ar->tab = a->alloc(a->ctx, sizeof(holo_entry *) * ar->cap, 16);
+  if (!ar->tab) return holo_err(err, HOLO_ERR_MEMORY, "out of memory creating the arena");
+  holo_memset(ar->tab, 0, sizeof(holo_entry *) * ar->cap);
+  return HOLO_OK;
+}
+
+holo_entry *holo_arena_find(holo_arena *ar, const holo_digest *d) {
+  for (uint32_t i = slot_of(d, ar->cap);; i = (i + 1) & (ar->cap - 1)) {
+    holo_entry *e = ar->tab[i];
+    if (!e) return 0;
+    if (holo_digest_eq(&e->d, d)) return e;
+  }
+}
+
+static holo_status grow_table(holo_arena *ar, holo_error *err) {
+  uint32_t ncap = ar->cap * 2;
+  holo_entry **nt = ar->a.alloc(ar->a.ctx, sizeof(holo_entry *) * ncap, 16);
+  if (!nt) return holo_err(err, HOLO_ERR_MEMORY, "out of memory growing the content store to %u slots", ncap);
+  holo_memset(nt, 0, sizeof(holo_entry *) * ncap);
+  for (uint32_t i = 0; i < ar->cap; i++) {
+    holo_entry *e = ar->tab[i];
+    if (!e) continue;
+    uint32_t j = slot_of(&e->d, ncap);
+    while (nt[j]) j = (j + 1) & (ncap - 1);
+    nt[j] = e;
+  }
+  ar->a.free(ar->a.ctx, ar->tab);
+  ar->tab = nt;
+  ar->cap = ncap;
+  return HOLO_OK;
+}
+
+/* Linear-probing removal with backward shift, so lookups need no tombstones. */
+static void table_remove(holo_arena *ar, holo_entry *e) {
+  uint32_t mask = ar->cap - 1, i = slot_of(&e->d, ar->cap);
+  while (ar->tab[i] != e) i = (i + 1) & mask;
+  ar->tab[i] = 0;
+  for (uint32_t j = (i + 1) & mask; ar->tab[j]; j = (j + 1) & mask) {
+    uint32_t home = slot_of(&ar->tab[j]->d, ar->cap);
+    /* Move tab[j] into the hole when its home is not within (i, j]. */
+    bool between = (i <= j) ? (home > i && home <= j) : (home > i || home <= j);
+    if (!between) {
+      ar->tab[i] = ar->tab[j];
+      ar->tab[j] = 0;
+      i = j;
+    }
+  }
+  ar->count--;
+}
+
+static void lru_unlink(holo_arena *ar, holo_entry *e) {
+  if (e->prev) e->prev->next = e->next;
+  else if (ar->lru_head == e) ar->lru_head = e->next;
+  if (e->next) e->next->prev = e->prev;
+  else if (ar->lru_tail == e) ar->lru_tail = e->prev;
+  e->prev = e->next = 0;
+}
+
+static void lru_append(holo_arena *ar, holo_entry *e) {
+  e->prev = ar->lru_tail;
+  e->next = 0;
+  if (ar->lru_tail) ar->lru_tail->next = e;
+  else ar->lru_head = e;
+  ar->lru_tail = e;
+}
+
+void holo_arena_unref(holo_arena *ar, holo_buf *b) {
+  if (--b->refs) return;
+  if (b->owned) {
+    if (!b->pinned) ar->transient_bytes -= b->bytes;
+    ar->a.free(ar->a.ctx, b->data);
+  }
+  ar->resident_bytes -= b->bytes;
+  ar->n_bufs--;
+  ar->a.free(ar->a.ctx, b);
+}
+
+static void entry_drop(holo_arena *ar, holo_entry *e) {
+  table_remove(ar, e);
+  if (!e->pinned) lru_unlink(ar, e);
+  holo_arena_unref(ar, e->buf);
+  ar->a.free(ar->a.ctx, e);
+}
+
+/* Evicts least-recently-touched non-live transient entries until `need`
+ * more transient bytes fit the budget. The list is ordered by touch, so
+ * entries of older executions go before those of the current one. */
+static bool make_room(holo_arena *ar, size_t need) {
+  holo_entry *e = ar->lru_head;
+  while (ar->transient_bytes + need > ar->budget && e) {
+    holo_entry *next = e->next;
+    if (e->live == 0) {
+      entry_drop(ar, e);
+      ar->evictions++;
+    }
+    e = next;
+  }
+  return ar->transient_bytes + need <= ar->budget;
+}
+
+static void note_peaks(holo_arena *ar) {
+  if (ar->resident_bytes > ar->peak_resident) ar->peak_resident = ar->resident_bytes;
+  if (ar->live_bytes > ar->peak_live) ar->peak_live = ar->live_bytes;
+}
+
+holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf **out,
+                             holo_error *err) {
+  *out = 0;
+  if (!pinned && ar->budget) {
+    if (bytes > ar->budget || !make_room(ar, bytes))
+      return holo_err(err, HOLO_ERR_BUDGET,
+                      "memory budget exceeded: a value needs %zu bytes, the transient bound is "
+                      "%llu bytes and %llu bytes are still live",
+                      bytes, (unsigned long long)ar->budget, (unsigned long long)ar->live_bytes);
+  }
+  holo_buf *b = ar->a.alloc(ar->a.ctx, sizeof *b, 16);
+  uint8_t *data = b ? ar->a.alloc(ar->a.ctx, bytes ? bytes : 1, BUF_ALIGN) : 0;
+  if (!data) {
+    if (b) ar->a.free(ar->a.ctx, b);
+    return holo_err(err, HOLO_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
+  }
+  *b = (holo_buf){data, bytes, 1, 0, true, pinned};
+  if (!pinned) ar->transient_bytes += bytes;
+  ar->resident_bytes += bytes;
+  ar->n_bufs++;
+  note_peaks(ar);
+  *out = b;
+  return HOLO_OK;
+}
+
+holo_status holo_arena_borrow(holo_arena *ar, const uint8_t *data, size_t bytes, holo_buf **out,
+                              holo_error *err) {
+  holo_buf *b = ar->a.alloc(ar->a.ctx, sizeof *b, 16);
+  if (!b) return holo_err(err, HOLO_ERR_MEMORY, "out of memory");
+  *b = (holo_buf){(uint8_t *)data, bytes, 1, 0, false, true};
+  ar->resident_bytes += bytes;
+  ar->n_bufs++;
+  note_peaks(ar);
+  *out = b;
+  return HOLO_OK;
+}
+
+holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf,
+                              uint32_t dtype, uint32_t rank, const int64_t *shape, bool pinned,
+                              holo_entry **out, holo_error *err) {
+  if ((ar->count + 1) * 4 > ar->cap * 3) {
+    holo_status st = grow_table(ar, err);
+    if (st) return st;
+  }
+  holo_entry *e = ar->a.alloc(ar->a.ctx, sizeof *e, 16);
+  if (!e) return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a content entry");
+  holo_memset(e, 0, sizeof *e);
+  e->d = *d;
+  e->buf = buf;
+  buf->refs++;
+  e->dtype = dtype;
+  e->rank = rank;
+  for (uint32_t i = 0; i < rank; i++) e->shape[i] = shape[i];
+  e->pinned = pinned;
+  e->stamp = ar->epoch;
+  uint32_t i = slot_of(d, ar->cap);
+  while (ar->tab[i]) i = (i + 1) & (ar->cap - 1);
+  ar->tab[i] = e;
+  ar->count++;
+  if (!pinned) lru_append(ar, e);
+  *out = e;
+  return HOLO_OK;
+}
+
+void holo_arena_touch(holo_arena *ar, holo_entry *e) {
+  e->stamp = ar->epoch;
+  if (e->pinned || ar->lru_tail == e) return;
+  lru_unlink(ar, e);
+  lru_append(ar, e);
+}
+
+void holo_arena_live_inc(holo_arena *ar, holo_entry *e) {
+  if (e->live++ == 0 && e->buf->live_refs++ == 0 && !e->buf->pinned && e->buf->owned) {
+    ar->live_bytes += e->buf->bytes;
+    note_peaks(ar);
+  }
+}
+
+void holo_arena_live_dec(holo_arena *ar, holo_entry *e) {
+  if (--e->live == 0 && --e->buf->live_refs == 0 && !e->buf->pinned && e->buf->owned)
+    ar->live_bytes -= e->buf->bytes;
+}
+
+void holo_arena_pin(holo_arena *ar, holo_entry *e) {
+  if (e->pinned) return;
+  lru_unlink(ar, e);
+  e->pinned = true;
+  holo_buf *b = e->buf;
+  if (!b->pinned) {
+    if (b->live_refs && b->owned) ar->live_bytes -= b->bytes;
+    if (b->owned) ar->transient_bytes -= b->bytes;
+    b->pinned = true;
+  }
+}
+
+void holo_arena_destroy(holo_arena *ar) {
+  if (!ar->tab) return;
+  for (uint32_t i = 0; i < ar->cap; i++) {
+    holo_entry *e = ar->tab[i];
+    if (!e) continue;
+    holo_arena_unref(ar, e->buf);
+    ar->a.free(ar->a.ctx, e);
+  }
+  ar->a.free(ar->a.ctx, ar->tab);
+  ar->tab = 0;
+}

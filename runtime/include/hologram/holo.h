@@ -1,0 +1,146 @@
+/* hologram-exec public C API.
+ *
+ * A session loads a .holo archive and executes it synchronously. Every
+ * value carries a κ-label; results already resident are looked up, not
+ * recomputed. Every failure is a holo_status plus a message in holo_error;
+ * a failed call leaves the session usable. */
+#ifndef HOLOGRAM_HOLO_H
+#define HOLOGRAM_HOLO_H
+
+#include "hologram/backend.h"
+#include "hologram/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct holo_error {
+  holo_status status;
+  char message[HOLO_MSG_CAP];
+} holo_error;
+
+/* Memory for the session's own tables and for value buffers. alloc returns
+ * `align`-aligned memory or NULL. Native builds may pass NULL in options to
+ * get malloc-based defaults (std builds only). */
+typedef struct holo_allocator {
+  void *ctx;
+  void *(*alloc)(void *ctx, size_t size, size_t align);
+  void (*free)(void *ctx, void *ptr);
+} holo_allocator;
+
+/* A WarmStore: a label-keyed byte store that outlives the session (files,
+ * IndexedDB, a Map). get returns HOLO_OK and fills *bytes (owned by the
+ * store, valid until the next call on it) or HOLO_ERR_STORE when absent.
+ * Labels handed over are 71-byte `sha256:<hex>` strings, NUL-terminated. */
+typedef struct holo_warm_store {
+  void *ctx;
+  holo_status (*get)(void *ctx, const char *label, const uint8_t **bytes, size_t *len);
+  holo_status (*put)(void *ctx, const char *label, const uint8_t *bytes, size_t len);
+} holo_warm_store;
+
+enum {
+  /* Trust warm-store bytes without re-hashing them (default: verify). */
+  HOLO_OPT_TRUST_STORE = 1u << 0,
+  /* Re-hash every constant at load and compare with its stored digest. */
+  HOLO_OPT_VERIFY_CONSTANTS = 1u << 1,
+  /* Do not compute the constant-only cone at load (computed on first use). */
+  HOLO_OPT_NO_WARM_CONE = 1u << 2
+};
+
+typedef struct holo_options {
+  const holo_allocator *allocator; /* NULL: default (std builds) */
+  uint64_t memory_budget;          /* bound on transient bytes; 0 = unbounded */
+  holo_warm_store *warm_store;     /* optional */
+  uint32_t flags;                  /* HOLO_OPT_* */
+} holo_options;
+
+typedef struct holo_session holo_session;
+
+/* A borrowed input: bytes plus, where the port has symbolic dims, a shape.
+ * shape == NULL means the port's declared (fully concrete) shape. */
+typedef struct holo_input {
+  const void *bytes;
+  size_t len;
+  const int64_t *shape;
+  uint32_t rank;
+} holo_input;
+
+/* An owned output; release with holo_output_free. */
+typedef struct holo_output {
+  void *bytes;
+  size_t len;
+  uint32_t dtype;
+  uint32_t rank;
+  int64_t shape[HOLO_MAX_RANK];
+} holo_output;
+
+/* A zero-copy view of a resident value: valid until the next execute on the
+ * session or its disposal. */
+typedef struct holo_view {
+  char label[HOLO_LABEL_LEN + 1];
+  const void *data;
+  size_t len;
+  uint32_t dtype;
+  uint32_t rank;
+  int64_t shape[HOLO_MAX_RANK];
+} holo_view;
+
+typedef struct holo_port_info {
+  const char *name; /* not NUL-terminated: name_len bytes */
+  uint32_t name_len;
+  uint32_t dtype;
+  uint32_t rank; /* 255: unknown */
+  int64_t shape[HOLO_MAX_RANK]; /* < 0: symbolic, see symbol */
+  const char *symbol[HOLO_MAX_RANK];
+  uint32_t symbol_len[HOLO_MAX_RANK];
+} holo_port_info;
+
+typedef struct holo_counters {
+  uint64_t executions;
+  uint64_t dispatches;       /* kernel run() calls */
+  uint64_t elided;           /* node executions skipped: label already resident */
+  uint64_t memo_hits;        /* whole executions answered from the graph memo */
+  uint64_t store_hits, store_misses, store_corrupt, store_puts;
+  uint64_t bytes_hashed;     /* bytes of tensor content hashed (inputs, verification) */
+  uint64_t evictions;
+  uint64_t peak_live_bytes;  /* high-water mark of transient bytes that had to be resident */
+  uint64_t peak_resident_bytes;
+} holo_counters;
+
+/* Loads an archive. The bytes are borrowed: they must stay valid and
+ * unchanged until holo_session_free (constants are used in place when the
+ * archive sits 64-byte aligned). The backend is borrowed too. */
+holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_backend *backend,
+                              const holo_options *options, holo_session **out, holo_error *err);
+void holo_session_free(holo_session *s);
+
+/* Executes with n inputs in port order; writes n_out owned outputs. */
+holo_status holo_execute(holo_session *s, const holo_input *inputs, uint32_t n,
+                         holo_output *outputs, uint32_t n_out, holo_error *err);
+/* Same, but returns labels and views into the arena: no copy out. */
+holo_status holo_execute_addressed(holo_session *s, const holo_input *inputs, uint32_t n,
+                                   holo_view *views, uint32_t n_out, holo_error *err);
+void holo_output_free(holo_session *s, holo_output *o);
+
+uint32_t holo_session_input_count(const holo_session *s);
+uint32_t holo_session_output_count(const holo_session *s);
+uint32_t holo_session_kernel_count(const holo_session *s);
+uint64_t holo_session_resident_bytes(const holo_session *s);
+uint32_t holo_session_resident_count(const holo_session *s);
+uint32_t holo_session_content_store_len(const holo_session *s);
+holo_status holo_session_input_info(const holo_session *s, uint32_t i, holo_port_info *info);
+holo_status holo_session_output_info(const holo_session *s, uint32_t i, holo_port_info *info);
+void holo_session_counters(const holo_session *s, holo_counters *c);
+/* The archive's label (71 bytes + NUL). */
+const char *holo_session_archive_label(const holo_session *s);
+const char *holo_session_backend_identity(const holo_session *s);
+/* Re-hashes every constant; HOLO_ERR_FORMAT naming the first mismatch. */
+holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
+
+/* Human-readable name of a status code. */
+const char *holo_status_name(holo_status st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

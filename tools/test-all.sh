@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every suite and prints one final line: N passed, N failed (all suites).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+pass=0; fail=0
+add() { pass=$((pass + $1)); fail=$((fail + $2)); }
+
+# C unit tests (cmocka, ASan+UBSan).
+for src in tests/c/test_*.c; do
+  name=$(basename "$src" .c)
+  if ! make -s "build/asan/$name" >/tmp/holo-build-$name.log 2>&1; then
+    echo "C $name: BUILD FAILED"; cat /tmp/holo-build-$name.log | tail -20; add 0 1; continue
+  fi
+  out=$(ASAN_OPTIONS=detect_leaks=1 "build/asan/$name" 2>&1); rc=$?
+  p=$(grep -oP '\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
+  f=$(grep -oP '\[  FAILED  \] \K[0-9]+' <<<"$out" | tail -1); f=${f:-0}
+  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then f=1; echo "$out" | tail -30; fi
+  [ "$f" != 0 ] && grep -E "FAILED|error|Error" <<<"$out" | head -20
+  echo "C $name: $p passed, $f failed"
+  add "$p" "$f"
+done
+
+# JS tests (uvu).
+out=$(node tests/js/run.mjs 2>&1); rc=$?
+echo "$out" | grep -vE '^\s*$' | tail -40
+line=$(grep -oP '^js: \K[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -1)
+if [ -n "$line" ]; then
+  add "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+else
+  echo "JS: runner produced no summary"; add 0 1
+fi
+[ $rc -ne 0 ] && [ -z "$line" ] && add 0 1
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,28 @@
+# The freestanding core module and the WASI program.
+WASM_CFLAGS := --target=wasm32 -std=c11 $(WARN) -O3 -ffreestanding -fno-builtin -nostdlib \
+               -msimd128 -mbulk-memory -mnontrapping-fptoint -msign-ext -fno-math-errno $(INC)
+CORE_EXPORTS := holo_session_input_count holo_session_output_count holo_session_kernel_count \
+  holo_session_resident_bytes holo_session_resident_count holo_session_content_store_len \
+  holo_session_input_info holo_session_output_info holo_session_counters \
+  holo_session_archive_label holo_session_verify_constants holo_status_name
+WASM_GLUE := $(sort $(wildcard bindings-js/src-c/*.c))
+PKG_WASM := bindings-js/dist
+
+wasm: $(PKG_WASM)/hologram-simd128.wasm $(W)/holo.wasm
+
+$(W)/core-simd128.wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
+	@rm -rf $(W)/obj-core && mkdir -p $(W)/obj-core
+	@for s in $(CORE_SRC) $(WASM_GLUE); do $(CLANG) $(WASM_CFLAGS) -Ibindings-js/src-c -c $$s -o $(W)/obj-core/$${s//\//_}.o || exit 1; done
+	$(WASMLD) --no-entry --export-memory=memory --stack-first -z stack-size=1048576 \
+	  $(addprefix --export=,$(CORE_EXPORTS)) $(W)/obj-core/*.o -o $@
+
+$(PKG_WASM)/hologram-simd128.wasm: $(W)/core-simd128.wasm | $(PKG_WASM)/
+	$(WASMOPT) -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
+
+# WASI program: the same core plus wasi/ (std) against wasi-libc.
+WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 $(WARN) -O3 -msimd128 -fno-math-errno \
+               -D_POSIX_C_SOURCE=200809L $(INC) -Iwasi
+$(W)/holo-raw.wasm: $(CORE_SRC) $(STD_SRC) $(CLI_SRC) $(HDRS) | $(W)/
+	$(CLANG) $(WASI_CFLAGS) $(CORE_SRC) $(STD_SRC) $(CLI_SRC) -Wl,-z,stack-size=1048576 -o $@
+$(W)/holo.wasm: $(W)/holo-raw.wasm
+	$(WASMOPT) -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
