@@ -48,8 +48,11 @@ holo_status holo_k_check_arity(holo_kernel_call *c, const char *op, uint32_t min
                                uint32_t max_in, uint32_t max_out) {
   if (c->n_inputs < min_in || c->n_inputs > max_in) {
     if (min_in == max_in)
-      return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: expects %u inputs, got %u", op, min_in,
-                         c->n_inputs);
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: expects %u input%s, got %u", op, min_in,
+                         min_in == 1 ? "" : "s", c->n_inputs);
+    if (max_in == UINT32_MAX)
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: expects at least %u input%s, got %u", op, min_in,
+                         min_in == 1 ? "" : "s", c->n_inputs);
     return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: expects %u to %u inputs, got %u", op, min_in,
                        max_in, c->n_inputs);
   }

@@ -96,7 +96,7 @@ static holo_status header(reader *r) {
     FAIL("file_size field says %llu bytes but the archive has %zu (truncated or padded)",
          (unsigned long long)fsize, r->len);
   if (rd64(r->base + 24) != 0) FAIL("reserved header field is not zero");
-  if (nsec == 0 || nsec > MAX_SECTIONS) FAIL("section count %u outside 1..%u", nsec, MAX_SECTIONS);
+  if (nsec == 0 || nsec > MAX_SECTIONS) FAIL("section_count %u outside 1..%u", nsec, MAX_SECTIONS);
   uint64_t table_end = 32 + (uint64_t)nsec * 24;
   if (table_end > r->len) FAIL("section table (%u entries) runs past the end of the archive", nsec);
 
@@ -108,7 +108,7 @@ static holo_status header(reader *r) {
     char id[5] = {(char)e[0], (char)e[1], (char)e[2], (char)e[3], 0};
     for (int k = 0; k < 4; k++)
       if (id[k] < 0x20 || id[k] > 0x7e) id[k] = '?';
-    if (flags & ~1u) FAIL("section %s has unknown flag bits 0x%x", id, flags);
+    if (flags & ~1u) FAIL("section %s: flags 0x%x has unknown bits", id, flags);
     if (off < table_end || off > r->len || len > r->len - off)
       FAIL("section %s out of bounds: offset %llu length %llu, archive %zu bytes", id,
            (unsigned long long)off, (unsigned long long)len, r->len);
@@ -143,12 +143,12 @@ static holo_status dims_check(reader *r, holo_ar_value *v, uint32_t i, uint32_t 
   if (v->rank > HOLO_MAX_RANK) FAIL("value %u (%.*s): rank %u exceeds %u", i, (int)v->name.len, v->name.p, v->rank, HOLO_MAX_RANK);
   for (uint32_t d = 0; d < HOLO_MAX_RANK; d++) {
     if (d >= v->rank) {
-      if (v->dims[d] != 0) FAIL("value %u: unused dim %u is not zero", i, d);
+      if (v->dims[d] != 0) FAIL("value %u: unused dims slot %u is not zero", i, d);
       continue;
     }
     if (v->dims[d] < 0) {
       uint64_t sym = (uint64_t)(-(v->dims[d] + 1));
-      if (v->kind == HOLO_VK_CONST) FAIL("value %u (%.*s): a constant cannot have a symbolic dim", i, (int)v->name.len, v->name.p);
+      if (v->kind == HOLO_VK_CONST) FAIL("value %u (%.*s): constant dims must be concrete, dim is symbolic", i, (int)v->name.len, v->name.p);
       if (sym >= nsyms) FAIL("value %u: symbol index %llu out of range (%u symbols)", i, (unsigned long long)sym, nsyms);
     }
   }
@@ -205,7 +205,7 @@ static holo_status constants(reader *r, holo_archive *ar) {
   for (uint32_t i = 0; i < ar->n_consts; i++) {
     const uint8_t *p = rec + 48 * (size_t)i;
     uint64_t off = rd64(p), len = rd64(p + 8);
-    if (off % 64) { r->a->free(r->a->ctx, used); FAIL("constant %u: offset %llu not aligned to 64", i, (unsigned long long)off); }
+    if (off % 64) { r->a->free(r->a->ctx, used); FAIL("constant offset %llu of constant %u is not aligned to 64", (unsigned long long)off, i); }
     if (off > r->s[S_DATA].len || len > r->s[S_DATA].len - off) {
       r->a->free(r->a->ctx, used);
       FAIL("constant %u: bytes [%llu, +%llu) out of DATA bounds (%llu)", i, (unsigned long long)off,
@@ -258,7 +258,7 @@ static holo_status attributes(reader *r, holo_archive *ar) {
     case HOLO_ATTR_INTS: expect = 8ull * count; break;
     case HOLO_ATTR_FLOATS: expect = 4ull * count; break;
     case HOLO_ATTR_STRING: expect = count; break;
-    default: FAIL("attribute %u (%.*s): unknown type %u", i, (int)name.len, name.p, type);
+    default: FAIL("attribute %u (%.*s): unknown attribute type %u", i, (int)name.len, name.p, type);
     }
     if (len != expect) FAIL("attribute %u (%.*s): payload length %u, expected %llu", i, (int)name.len, name.p, len, (unsigned long long)expect);
     if ((uint64_t)off + len > r->s[S_STRS].len) FAIL("attribute %u (%.*s): payload string out of range", i, (int)name.len, name.p);
@@ -283,7 +283,7 @@ static holo_status graph(reader *r, holo_archive *ar) {
     if (producer) r->a->free(r->a->ctx, producer);
     return holo_err(r->err, HOLO_ERR_MEMORY, "out of memory: %u nodes", ar->n_nodes);
   }
-#define GFAIL(...) do { r->a->free(r->a->ctx, producer); FAIL(__VA_ARGS__); } while (0)
+#define GFAIL(...) do { holo_err(r->err, HOLO_ERR_FORMAT, __VA_ARGS__); r->a->free(r->a->ctx, producer); return HOLO_ERR_FORMAT; } while (0)
   for (uint32_t i = 0; i < ar->n_nodes; i++) {
     const uint8_t *p = rec + 32 * (size_t)i;
     holo_ar_node *n = &ar->nodes[i];
@@ -293,8 +293,8 @@ static holo_status graph(reader *r, holo_archive *ar) {
     }
     uint32_t first = rd32(p + 16), nin = (uint32_t)p[20] | (uint32_t)p[21] << 8,
              nout = (uint32_t)p[22] | (uint32_t)p[23] << 8, fa = rd32(p + 24), na = rd32(p + 28);
-    if (nin > MAX_NODE_IO || nout == 0 || nout > MAX_NODE_IO)
-      GFAIL("node %u (%.*s): %u inputs / %u outputs outside 0..64 / 1..64", i, (int)n->name.len, n->name.p, nin, nout);
+    if (nin > MAX_NODE_IO) GFAIL("node %u (%.*s): n_in %u exceeds 64", i, (int)n->name.len, n->name.p, nin);
+    if (nout == 0 || nout > MAX_NODE_IO) GFAIL("node %u (%.*s): n_out %u outside 1..64", i, (int)n->name.len, n->name.p, nout);
     if ((uint64_t)first + nin + nout > ar->n_io) GFAIL("node %u (%.*s): io range out of IOIX bounds", i, (int)n->name.len, n->name.p);
     if ((uint64_t)fa + na > ar->n_attrs) GFAIL("node %u (%.*s): attribute range out of ATTR bounds", i, (int)n->name.len, n->name.p);
     n->in = ar->io + first;
@@ -345,7 +345,7 @@ static holo_status ports(reader *r, holo_archive *ar) {
     if (seen) r->a->free(r->a->ctx, seen);
     return holo_err(r->err, HOLO_ERR_MEMORY, "out of memory reading ports");
   }
-#define PFAIL(...) do { r->a->free(r->a->ctx, seen); FAIL(__VA_ARGS__); } while (0)
+#define PFAIL(...) do { holo_err(r->err, HOLO_ERR_FORMAT, __VA_ARGS__); r->a->free(r->a->ctx, seen); return HOLO_ERR_FORMAT; } while (0)
   for (uint32_t i = 0; i < nin; i++) {
     uint32_t v = rd32(s->p + 4 + 4 * (size_t)i);
     if (v >= ar->n_values) PFAIL("input port %u: value id %u out of range", i, v);

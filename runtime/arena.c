@@ -125,6 +125,11 @@ static void note_peaks(holo_arena *ar) {
 holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf **out,
                              holo_error *err) {
   *out = 0;
+  /* No single value may exceed the bound, pinned cone results included:
+   * an archive must not be able to demand unbounded memory at load. */
+  if (pinned && ar->budget && bytes > ar->budget)
+    return holo_err(err, HOLO_ERR_BUDGET, "memory budget exceeded: a value needs %zu bytes, the bound is %llu bytes",
+                    bytes, (unsigned long long)ar->budget);
   if (!pinned && ar->budget) {
     if (bytes > ar->budget || !make_room(ar, bytes))
       return holo_err(err, HOLO_ERR_BUDGET,

@@ -608,6 +608,12 @@ void holo_output_free(holo_session *s, holo_output *o) {
 
 /* ------------------------------------------------------------- accessors */
 
+holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes) {
+  if (!s) return HOLO_ERR_ARG;
+  s->arena.budget = bytes;
+  return HOLO_OK;
+}
+
 uint32_t holo_session_input_count(const holo_session *s) { return s ? s->ar.n_in_ports : 0; }
 uint32_t holo_session_output_count(const holo_session *s) { return s ? s->ar.n_out_ports : 0; }
 uint32_t holo_session_kernel_count(const holo_session *s) { return s ? s->ar.n_nodes : 0; }

@@ -21,7 +21,7 @@ holo_status holo_k_concat_infer(holo_kernel_call *c) {
   uint32_t axis;
   c->alias_input = -1;
   c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "Concat", 1, 0xffffffffu, 1))) return st;
+  if ((st = holo_k_check_arity(c, "Concat", 1, UINT32_MAX, 1))) return st;
   for (uint32_t i = 0; i < c->n_inputs; i++)
     if ((st = holo_k_check_input(c, "Concat", i, 0))) return st;
   if ((st = concat_axis(c, &axis))) return st;

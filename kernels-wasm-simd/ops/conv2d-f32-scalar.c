@@ -22,7 +22,9 @@ static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
                        holo_k_shape_str(s1, wt->shape, wt->rank));
   int64_t group = holo_attr_int(c, "group", 1);
   int64_t C = x->shape[1], M = wt->shape[0], Cg = wt->shape[1];
-  if (group < 1 || group > C || (C && C % group))
+  if (group < 1)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Conv: group must be >= 1, got %lld", (long long)group);
+  if (group > C || C % group)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Conv: group %lld does not divide %lld input channels",
                        (long long)group, (long long)C);
   if (Cg * group != C)

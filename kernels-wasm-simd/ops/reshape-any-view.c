@@ -9,8 +9,11 @@ holo_status holo_k_reshape_infer(holo_kernel_call *c) {
   c->workspace_bytes = 0;
   if ((st = holo_k_check_arity(c, "Reshape", 2, 2, 1))) return st;
   if ((st = holo_k_check_input(c, "Reshape", 0, 0))) return st;
-  if ((st = holo_k_check_input(c, "Reshape", 1, HOLO_DT_I64))) return st;
+  if ((st = holo_k_check_input(c, "Reshape", 1, 0))) return st;
   const holo_tensor *x = &c->inputs[0], *s = &c->inputs[1];
+  if (s->dtype != HOLO_DT_I64)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Reshape: shape input must be i64, got %s",
+                       holo_k_dtype_name(s->dtype));
   int64_t allowzero = holo_attr_int(c, "allowzero", 0);
   if (allowzero != 0 && allowzero != 1)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Reshape: allowzero must be 0 or 1, got %lld",

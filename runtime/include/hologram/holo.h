@@ -137,6 +137,20 @@ const char *holo_session_backend_identity(const holo_session *s);
 /* Re-hashes every constant; HOLO_ERR_FORMAT naming the first mismatch. */
 holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
 
+/* Changes the transient bound (0 = unbounded); over-budget entries are
+ * evicted lazily, at the next allocation. */
+holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes);
+
+/* MemWarmStore: an in-memory store (a list of records) over an allocator. */
+typedef struct holo_mem_store {
+  holo_warm_store store; /* pass &ms.store to holo_options */
+  holo_allocator a;
+  struct holo_mem_record *head;
+  uint32_t count;
+} holo_mem_store;
+void holo_mem_store_init(holo_mem_store *ms, const holo_allocator *a);
+void holo_mem_store_release(holo_mem_store *ms);
+
 /* Human-readable name of a status code. */
 const char *holo_status_name(holo_status st);
 

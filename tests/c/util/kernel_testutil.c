@@ -132,7 +132,7 @@ void kt_free(kt_call *k) {
 
 void kt_expect_fail(kt_call *k, holo_status st, const char *op) {
   holo_status got = kt_infer(k);
-  if (got != st || !strstr(k->msg, op))
+  if (got != st || !strstr(k->msg, op) || getenv("KT_VERBOSE"))
     fprintf(stderr, "expected status %d mentioning %s, got %d: \"%s\"\n", (int)st, op, (int)got,
             k->msg);
   assert_int_equal(got, st);
