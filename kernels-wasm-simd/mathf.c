@@ -3,9 +3,11 @@
 #include <stdint.h>
 
 /* Separate multiply and add everywhere: a fused multiply-add would change
- * the bytes between targets. (gcc -std=c11 does not contract.) */
+ * the bytes between targets. */
 #if defined(__clang__)
 #pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
 #endif
 
 static const double LN2 = 0.69314718055994530942;

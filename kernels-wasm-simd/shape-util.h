@@ -12,10 +12,12 @@
 #include "hologram/backend.h"
 
 /* Kernels never fuse multiply-add: a fused result would differ in its last
- * bit between targets, and the bytes enter content labels. gcc in -std=c11
- * mode does not contract; clang needs telling. */
+ * bit between targets, and the bytes enter content labels. (gcc contracts
+ * in -std=gnu* modes and clang by default once FMA is available.) */
 #if defined(__clang__)
 #pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
 #endif
 
 /* Room for "[" + 8 signed 64-bit dims + "]". */

@@ -156,7 +156,7 @@ static void corrupt_one(const char *path) {
   assert_int_equal(holo_read_file(path, &b, &n, &err), HOLO_OK);
   uint8_t *copy;
   assert_int_equal(posix_memalign((void **)&copy, 64, n), 0);
-  for (int k = 0; k < 250; k++) {
+  for (int k = 0; k < 800; k++) {
     memcpy(copy, b, n);
     size_t at = xorshift() % n;
     /* Favour the header, tables and small records where structure lives. */

@@ -1,0 +1,371 @@
+// The converter's mutable intermediate graph, shared by convert.js and the
+// rewrites (compiler/rewrites/*.js), plus tensor helpers and a static shape /
+// dtype inference for the canonical (normalized, opset-18-form) ops.
+//
+// Values are named (ONNX names). A value is
+//   { name, dtype, shape, kind: 'input' | 'const' | 'node', bytes?, sv? }
+// shape: array of (number | string symbol), or null when the rank is unknown
+// (a dim the inference cannot tell makes the whole shape null).
+// sv ("shape value"): for a 1-D or scalar integer node output whose elements
+// are known at compile time up to symbolic dims — e.g. Shape(x) of x[N,3]
+// gives sv [N, 3n] — an array of (bigint | string).
+// A node is { op, name, inputs: [value name | ''], outputs: [value name], attrs: { k: {type, value} } }.
+import { DTYPE_SIZE, dtypeName } from './onnx-reader.js';
+
+export { DTYPE_SIZE, dtypeName };
+export const DT = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, bool: 9, f16: 10, f64: 11, u32: 12, u64: 13 };
+
+export class IR {
+  constructor() {
+    this.values = new Map();
+    this.nodes = [];
+    this.inputs = [];
+    this.outputs = [];
+    this._names = new Set();
+    this.opset = 18;
+    this.log = []; // rewrite notes for the report
+  }
+
+  has(name) { return this.values.has(name); }
+  get(name) { return name ? this.values.get(name) : undefined; }
+  isConst(name) { const v = this.get(name); return !!v && v.kind === 'const'; }
+
+  /** A name not yet used by any value. */
+  fresh(hint) {
+    let base = hint || 'v', n = base, i = 0;
+    while (this.values.has(n) || this._names.has(n)) n = `${base}_${++i}`;
+    this._names.add(n);
+    return n;
+  }
+
+  addValue(v) {
+    if (this.values.has(v.name)) throw new Error(`internal: value '${v.name}' defined twice`);
+    this._names.add(v.name);
+    this.values.set(v.name, v);
+    return v.name;
+  }
+
+  addConst(hint, dtype, shape, bytes) {
+    const name = this.fresh(hint);
+    return this.addValue({ name, dtype, shape: [...shape], kind: 'const', bytes });
+  }
+
+  /** Turn an existing value into a constant (folding a node output). */
+  setConst(name, dtype, shape, bytes) {
+    const v = this.values.get(name);
+    v.kind = 'const'; v.dtype = dtype; v.shape = [...shape]; v.bytes = bytes; delete v.sv;
+  }
+
+  /** Number of uses of each value (node inputs + graph outputs). */
+  uses() {
+    const u = new Map();
+    for (const n of this.nodes) for (const i of n.inputs) if (i) u.set(i, (u.get(i) ?? 0) + 1);
+    for (const o of this.outputs) u.set(o, (u.get(o) ?? 0) + 1);
+    return u;
+  }
+
+  consumers(name) {
+    const out = [];
+    for (const n of this.nodes) if (n.inputs.includes(name)) out.push(n);
+    return out;
+  }
+
+  producer(name) {
+    for (const n of this.nodes) if (n.outputs.includes(name)) return n;
+    return null;
+  }
+
+  /** Replace every use of value `from` by value `to` (nodes and graph outputs). */
+  replaceUses(from, to) {
+    for (const n of this.nodes) n.inputs = n.inputs.map((i) => (i === from ? to : i));
+    this.outputs = this.outputs.map((o) => (o === from ? to : o));
+  }
+}
+
+// ---------------------------------------------------------------- tensors
+
+export const isIntDtype = (d) => [2, 3, 4, 5, 6, 7, 12, 13].includes(d);
+export const numel = (shape) => shape.reduce((a, d) => a * d, 1);
+export const isConcrete = (shape) => Array.isArray(shape) && shape.every((d) => typeof d === 'number');
+
+/** Elements of a constant as JS values: bigint for 64-bit ints, number otherwise (bool as 0/1, f16 as raw bits). */
+export function readElems(dtype, bytes) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const size = DTYPE_SIZE.get(dtype);
+  const n = bytes.byteLength / size;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = i * size;
+    switch (dtype) {
+      case 1: out[i] = dv.getFloat32(p, true); break;
+      case 11: out[i] = dv.getFloat64(p, true); break;
+      case 2: case 9: out[i] = dv.getUint8(p); break;
+      case 3: out[i] = dv.getInt8(p); break;
+      case 4: case 10: out[i] = dv.getUint16(p, true); break;
+      case 5: out[i] = dv.getInt16(p, true); break;
+      case 6: out[i] = dv.getInt32(p, true); break;
+      case 12: out[i] = dv.getUint32(p, true); break;
+      case 7: out[i] = dv.getBigInt64(p, true); break;
+      case 13: out[i] = dv.getBigUint64(p, true); break;
+      default: throw new Error(`internal: readElems of ${dtypeName(dtype)}`);
+    }
+  }
+  return out;
+}
+
+/** JS values -> bytes of dtype (numbers are converted as ONNX Cast would for in-range values). */
+export function writeElems(dtype, elems) {
+  const size = DTYPE_SIZE.get(dtype);
+  const bytes = new Uint8Array(size * elems.length);
+  const dv = new DataView(bytes.buffer);
+  elems.forEach((x, i) => {
+    const p = i * size;
+    const num = typeof x === 'bigint' ? Number(x) : x;
+    const int = () => (typeof x === 'bigint' ? x : BigInt(Math.trunc(Number.isFinite(x) ? x : 0)));
+    switch (dtype) {
+      case 1: dv.setFloat32(p, num, true); break;
+      case 11: dv.setFloat64(p, num, true); break;
+      case 9: dv.setUint8(p, num ? 1 : 0); break;
+      case 2: dv.setUint8(p, Number(BigInt.asUintN(8, int()))); break;
+      case 3: dv.setInt8(p, Number(BigInt.asIntN(8, int()))); break;
+      case 4: dv.setUint16(p, Number(BigInt.asUintN(16, int())), true); break;
+      case 5: dv.setInt16(p, Number(BigInt.asIntN(16, int())), true); break;
+      case 6: dv.setInt32(p, Number(BigInt.asIntN(32, int())), true); break;
+      case 12: dv.setUint32(p, Number(BigInt.asUintN(32, int())), true); break;
+      case 7: dv.setBigInt64(p, BigInt.asIntN(64, int()), true); break;
+      case 13: dv.setBigUint64(p, BigInt.asUintN(64, int()), true); break;
+      default: throw new Error(`internal: writeElems of ${dtypeName(dtype)}`);
+    }
+  });
+  return bytes;
+}
+
+/** Integer elements of a constant as numbers (for axes, pads, shapes...). */
+export function constInts(ir, name) {
+  const v = ir.get(name);
+  if (!v || v.kind !== 'const' || !isIntDtype(v.dtype)) return null;
+  return readElems(v.dtype, v.bytes).map((x) => {
+    const n = Number(x);
+    return n;
+  });
+}
+
+export const i64Bytes = (arr) => writeElems(DT.i64, arr.map((x) => BigInt(x)));
+
+// ---------------------------------------------------------------- attributes
+
+export const attr = (node, k, dflt) => (node.attrs[k] === undefined ? dflt : node.attrs[k].value);
+export const A = {
+  int: (value) => ({ type: 'int', value }),
+  float: (value) => ({ type: 'float', value }),
+  ints: (value) => ({ type: 'ints', value }),
+  floats: (value) => ({ type: 'floats', value }),
+  string: (value) => ({ type: 'string', value }),
+};
+
+// ---------------------------------------------------------------- shape inference
+
+const normAxis = (a, r) => (a < 0 ? a + r : a);
+
+export function broadcastShapes(shapes) {
+  if (shapes.some((s) => s === null || s === undefined)) return null;
+  const r = Math.max(0, ...shapes.map((s) => s.length));
+  const out = [];
+  for (let i = 0; i < r; i++) {
+    let d = 1;
+    for (const s of shapes) {
+      const k = i - (r - s.length);
+      if (k < 0) continue;
+      const e = s[k];
+      if (e === 1) continue;
+      if (d === 1) d = e;
+      else if (d !== e) {
+        if (typeof d === 'number' && typeof e === 'number') return null; // incompatible
+        if (typeof d === 'string' && typeof e === 'number') d = e; // the symbol must equal e
+        else if (typeof d === 'string' && typeof e === 'string') return null;
+      }
+    }
+    out.push(d);
+  }
+  return out;
+}
+
+/** Output size of a 2-D-style window along one axis. */
+export function windowOut(inp, k, s, d, pb, pe, autoPad, ceil) {
+  const ek = (k - 1) * d + 1;
+  if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') return Math.ceil(inp / s);
+  if (autoPad === 'VALID') return Math.floor((inp - ek) / s) + 1;
+  const padded = inp + pb + pe;
+  if (ceil) {
+    let out = Math.ceil((padded - ek) / s) + 1;
+    if ((out - 1) * s >= inp + pb) out--;
+    return out;
+  }
+  return Math.floor((padded - ek) / s) + 1;
+}
+
+const UNARY_SAME = new Set([
+  'Relu', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax', 'Hardmax', 'Exp', 'Log', 'Abs', 'Neg', 'Sqrt', 'Reciprocal',
+  'Floor', 'Ceil', 'Round', 'Erf', 'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh',
+  'Sign', 'LeakyRelu', 'Elu', 'Selu', 'Celu', 'HardSigmoid', 'HardSwish', 'Softplus', 'Softsign', 'ThresholdedRelu',
+  'Mish', 'Gelu', 'Clip', 'LRN', 'InstanceNormalization', 'LayerNormalization', 'BatchNormalization', 'Identity',
+  'Dropout', 'Cast', 'Not', 'IsNaN', 'IsInf', 'Shrink', 'MeanVarianceNormalization', 'CumSum',
+]);
+const BROADCAST = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'PRelu', 'Max', 'Min', 'Sum', 'Mean', 'Equal', 'Less',
+  'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Where', 'Mod', 'BitShift']);
+const BOOL_OUT = new Set(['Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Not', 'IsNaN', 'IsInf']);
+
+/**
+ * Infer [{dtype, shape}] for the outputs of a canonical node (opset-18 form,
+ * defaults explicit). Unknown parts are null; dtype falls back to input 0's.
+ */
+export function inferNode(ir, node) {
+  const ins = node.inputs.map((n) => (n ? ir.get(n) : null));
+  const sh = (i) => ins[i]?.shape ?? null;
+  const dt0 = ins.find((v) => v)?.dtype ?? DT.f32;
+  let dtype = dt0;
+  let shape = null;
+  const op = node.op;
+  const x = sh(0);
+  const r = x ? x.length : -1;
+  const ints = (i) => (node.inputs[i] ? constInts(ir, node.inputs[i]) : null);
+  try {
+    if (BOOL_OUT.has(op)) dtype = DT.bool;
+    if (op === 'Cast') dtype = attr(node, 'to');
+    if (op === 'Where') dtype = ins[1]?.dtype ?? dt0;
+    if (op === 'Shape' || op === 'Size' || op === 'ArgMax' || op === 'ArgMin' || op === 'NonZero') dtype = DT.i64;
+
+    if (UNARY_SAME.has(op)) shape = x;
+    else if (BROADCAST.has(op)) shape = broadcastShapes(node.inputs.filter(Boolean).map((n) => ir.get(n).shape));
+    else if (op === 'MatMul') {
+      const a = sh(0), b = sh(1);
+      if (a && b && a.length >= 1 && b.length >= 1) {
+        const a2 = a.length === 1 ? [1, a[0]] : a, b2 = b.length === 1 ? [b[0], 1] : b;
+        const batch = broadcastShapes([a2.slice(0, -2), b2.slice(0, -2)]);
+        if (batch) {
+          shape = [...batch, a2[a2.length - 2], b2[b2.length - 1]];
+          if (b.length === 1) shape.splice(shape.length - 1, 1);
+          if (a.length === 1) shape.splice(shape.length - (b.length === 1 ? 1 : 2), 1);
+        }
+      }
+    } else if (op === 'Gemm') {
+      const a = sh(0), b = sh(1);
+      if (a && b && a.length === 2 && b.length === 2)
+        shape = [attr(node, 'transA', 0) ? a[1] : a[0], attr(node, 'transB', 0) ? b[0] : b[1]];
+    } else if (op === 'Conv' || op === 'MaxPool' || op === 'AveragePool' || op === 'LpPool') {
+      const w = sh(1);
+      if (x && x.length >= 3) {
+        const nsp = x.length - 2;
+        const ks = op === 'Conv' ? (w && w.length === x.length ? w.slice(2) : attr(node, 'kernel_shape')) : attr(node, 'kernel_shape');
+        const strides = attr(node, 'strides', Array(nsp).fill(1));
+        const dil = attr(node, 'dilations', Array(nsp).fill(1));
+        const pads = attr(node, 'pads', Array(2 * nsp).fill(0));
+        const ap = attr(node, 'auto_pad', 'NOTSET');
+        const ceil = attr(node, 'ceil_mode', 0);
+        const c = op === 'Conv' ? (w ? w[0] : null) : x[1];
+        if (ks && ks.every((k) => typeof k === 'number') && c !== null && x.slice(2).every((d) => typeof d === 'number')) {
+          shape = [x[0], c, ...x.slice(2).map((d, i) => windowOut(d, ks[i], strides[i], dil[i], pads[i], pads[i + nsp], ap, ceil))];
+        }
+      }
+    } else if (op === 'GlobalAveragePool' || op === 'GlobalMaxPool') {
+      if (x && x.length >= 3) shape = [x[0], x[1], ...x.slice(2).map(() => 1)];
+    } else if (op === 'Flatten') {
+      if (x) {
+        const a = normAxis(attr(node, 'axis', 1), r);
+        const p = (s) => (s.every((d) => typeof d === 'number') ? numel(s) : s.length === 1 ? s[0] : null);
+        const d0 = p(x.slice(0, a)), d1 = p(x.slice(a));
+        if (d0 !== null && d1 !== null) shape = [d0, d1];
+      }
+    } else if (op === 'Reshape') {
+      const s = ints(1);
+      if (s && x) shape = reshapeShape(x, s, attr(node, 'allowzero', 0));
+    } else if (op === 'Transpose') {
+      if (x) {
+        const perm = attr(node, 'perm', x.map((_, i) => r - 1 - i));
+        shape = perm.map((p) => x[p]);
+      }
+    } else if (op === 'Concat') {
+      const ss = node.inputs.map((n) => ir.get(n)?.shape);
+      if (ss.every(Boolean) && ss.length) {
+        const a = normAxis(attr(node, 'axis'), ss[0].length);
+        let tot = 0;
+        for (const s of ss) { if (typeof s[a] !== 'number') { tot = null; break; } tot += s[a]; }
+        if (tot !== null) { shape = [...ss[0]]; shape[a] = tot; }
+      }
+    } else if (op === 'Unsqueeze') {
+      const axes = ints(1);
+      if (x && axes) {
+        const R = r + axes.length;
+        const ax = new Set(axes.map((a) => normAxis(a, R)));
+        shape = [];
+        let k = 0;
+        for (let i = 0; i < R; i++) shape.push(ax.has(i) ? 1 : x[k++]);
+      }
+    } else if (op === 'Squeeze') {
+      if (x) {
+        const axes = node.inputs[1] ? ints(1) : null;
+        if (axes) { const ax = new Set(axes.map((a) => normAxis(a, r))); shape = x.filter((_, i) => !ax.has(i)); }
+        else if (!node.inputs[1] && x.every((d) => typeof d === 'number')) shape = x.filter((d) => d !== 1);
+      }
+    } else if (op === 'Shape') {
+      if (x) {
+        let s = attr(node, 'start', 0), e = attr(node, 'end', r);
+        s = Math.min(Math.max(normAxis(s, r), 0), r); e = Math.min(Math.max(normAxis(e, r), 0), r);
+        shape = [Math.max(e - s, 0)];
+      }
+    } else if (op === 'Size') shape = [];
+    else if (op === 'Gather') {
+      const ind = sh(1);
+      if (x && ind) { const a = normAxis(attr(node, 'axis', 0), r); shape = [...x.slice(0, a), ...ind, ...x.slice(a + 1)]; }
+    } else if (op === 'Expand') {
+      const s = ints(1);
+      if (x && s) shape = broadcastShapes([x, s]);
+    } else if (op === 'ConstantOfShape') {
+      const s = ints(0);
+      dtype = node.attrs.value ? node.attrs.value.value.dtype : DT.f32;
+      if (s) shape = s;
+    } else if (op.startsWith('Reduce') || op === 'ArgMax' || op === 'ArgMin') {
+      if (x) {
+        const keep = attr(node, 'keepdims', 1);
+        let axes = op.startsWith('Reduce') ? (node.inputs[1] ? ints(1) : []) : [attr(node, 'axis', 0)];
+        if (axes !== null) {
+          if (axes.length === 0 && op.startsWith('Reduce')) axes = attr(node, 'noop_with_empty_axes', 0) ? [] : x.map((_, i) => i);
+          const ax = new Set(axes.map((a) => normAxis(a, r)));
+          shape = keep ? x.map((d, i) => (ax.has(i) ? 1 : d)) : x.filter((_, i) => !ax.has(i));
+        }
+      }
+    } else if (op === 'Tile') {
+      const rep = ints(1);
+      if (x && rep && x.every((d) => typeof d === 'number')) shape = x.map((d, i) => d * rep[i]);
+    } else if (op === 'Pad') {
+      const p = ints(1);
+      if (x && p && !node.inputs[3] && x.every((d) => typeof d === 'number')) shape = x.map((d, i) => d + p[i] + p[i + r]);
+    }
+  } catch {
+    shape = null;
+  }
+  if (shape && !shape.every((d) => (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) || typeof d === 'string')) shape = null;
+  const outs = node.outputs.map(() => ({ dtype, shape: null }));
+  if (outs.length) outs[0].shape = shape;
+  return outs;
+}
+
+/** Reshape output shape for requested dims `req` (numbers), or null when it cannot be told. */
+export function reshapeShape(x, req, allowzero) {
+  const out = req.map((d, i) => (d === 0 && !allowzero ? x[i] : d));
+  if (out.some((d) => d === undefined)) return null;
+  const neg = out.indexOf(-1);
+  if (neg >= 0) {
+    if (!x.every((d) => typeof d === 'number')) {
+      // a symbolic input: -1 is known only if all the other output dims cancel out
+      return null;
+    }
+    const rest = out.filter((_, i) => i !== neg);
+    if (!rest.every((d) => typeof d === 'number')) return null;
+    const p = numel(rest);
+    if (p === 0) return null;
+    out[neg] = numel(x) / p;
+    if (!Number.isInteger(out[neg])) return null;
+  }
+  return out;
+}
