@@ -5,6 +5,7 @@
 #include "hologram/fmt.h"
 #include "hologram/mem.h"
 #include "memo.h"
+#include "session-internal.h"
 #include "warm.h"
 
 struct holo_session {
@@ -458,6 +459,7 @@ static holo_status bind_input(holo_session *s, uint32_t i, const holo_input *in,
                               holo_error *err) {
   const holo_ar_value *val = &s->ar.values[s->ar.in_ports[i]];
   holo_entry *e = holo_arena_find(&s->arena, &s->in_digests[i]);
+  if (!e && !in) return holo_err(err, HOLO_ERR_STATE, "input %u: value is no longer resident", i);
   if (!e) {
     holo_buf *b;
     holo_status st = holo_arena_alloc(&s->arena, in->len, false, &b, err);
@@ -504,13 +506,11 @@ static holo_status memo_key(holo_session *s, holo_digest *key) {
   return HOLO_OK;
 }
 
-/* Leaves s->out_entries bound to the results, resident until the next call. */
-static holo_status execute_core(holo_session *s, const holo_input *in, uint32_t n, holo_error *err) {
-  int64_t shapes[64][HOLO_MAX_RANK];
-  if (!s) return holo_err(err, HOLO_ERR_ARG, "session is NULL");
-  if (s->ar.n_in_ports > 64) return holo_err(err, HOLO_ERR_LIMIT, "more than 64 input ports");
-  holo_status st = label_inputs(s, in, n, shapes, err);
-  if (st) return st;
+/* The part of an execution after the input labels are known: the memo,
+ * else a graph walk. in may be NULL when every input is already resident. */
+static holo_status walk(holo_session *s, const holo_input *in, int64_t (*shapes)[HOLO_MAX_RANK], holo_error *err) {
+  holo_status st = HOLO_OK;
+  uint32_t n = s->ar.n_in_ports;
   s->arena.epoch++;
   s->c.executions++;
 
@@ -532,7 +532,7 @@ static holo_status execute_core(holo_session *s, const holo_input *in, uint32_t 
   for (uint32_t v = 0; v < s->ar.n_values; v++)
     if (s->ar.values[v].kind != HOLO_VK_CONST && !(s->ar.values[v].kind == HOLO_VK_NODE && s->in_cone[s->ar.values[v].aux]))
       s->slot[v] = 0;
-  for (uint32_t i = 0; i < n && !st; i++) st = bind_input(s, i, &in[i], shapes[i], err);
+  for (uint32_t i = 0; i < n && !st; i++) st = bind_input(s, i, in ? &in[i] : 0, shapes[i], err);
   for (uint32_t i = 0; i < s->ar.n_nodes && !st; i++) {
     if (s->in_cone[i]) continue;
     st = run_node(s, i, err);
@@ -551,6 +551,108 @@ static holo_status execute_core(holo_session *s, const holo_input *in, uint32_t 
   }
   return HOLO_OK;
 }
+
+/* Leaves s->out_entries bound to the results, resident until the next call. */
+static holo_status execute_core(holo_session *s, const holo_input *in, uint32_t n, holo_error *err) {
+  int64_t shapes[64][HOLO_MAX_RANK];
+  if (!s) return holo_err(err, HOLO_ERR_ARG, "session is NULL");
+  if (s->ar.n_in_ports > 64) return holo_err(err, HOLO_ERR_LIMIT, "more than 64 input ports");
+  holo_status st = label_inputs(s, in, n, shapes, err);
+  if (st) return st;
+  return walk(s, in, shapes, err);
+}
+
+/* ------------------------------------------- internal API (refinement) */
+
+holo_status holo__intern_input(holo_session *s, uint32_t i, const holo_input *in, holo_digest *out, holo_error *err) {
+  const holo_ar_value *val = &s->ar.values[s->ar.in_ports[i]];
+  const int64_t *shape = in->shape ? in->shape : val->dims;
+  size_t need;
+  if ((in->shape && in->rank != val->rank) || !holo_shape_bytes(val->dtype, shape, val->rank, &need) || need != in->len ||
+      (need && !in->bytes))
+    return holo_err(err, HOLO_ERR_INPUT, "input %u (%.*s): shape or byte length does not match the port", i,
+                    (int)val->name.len, val->name.p);
+  holo_content_digest(val->dtype, shape, val->rank, in->bytes, need, out);
+  s->c.bytes_hashed += need;
+  holo_entry *e = holo_arena_find(&s->arena, out);
+  if (!e) {
+    holo_buf *b;
+    holo_status st = holo_arena_alloc(&s->arena, need, false, &b, err);
+    if (st) return st;
+    if (need) holo_memcpy(b->data, in->bytes, need);
+    st = holo_arena_insert(&s->arena, out, b, val->dtype, val->rank, shape, false, &e, err);
+    holo_arena_unref(&s->arena, b);
+    if (st) return st;
+  }
+  holo_arena_live_inc(&s->arena, e);
+  return HOLO_OK;
+}
+
+void holo__release(holo_session *s, const holo_digest *d) {
+  holo_entry *e = holo_arena_find(&s->arena, d);
+  if (e && e->live) holo_arena_live_dec(&s->arena, e);
+}
+
+holo_status holo__execute_digests(holo_session *s, const holo_digest *in, holo_error *err) {
+  int64_t shapes[64][HOLO_MAX_RANK];
+  if (s->ar.n_in_ports > 64) return holo_err(err, HOLO_ERR_LIMIT, "more than 64 input ports");
+  for (uint32_t y = 0; y < s->ar.n_syms; y++) s->sym[y] = -1;
+  for (uint32_t i = 0; i < s->ar.n_in_ports; i++) {
+    const holo_ar_value *val = &s->ar.values[s->ar.in_ports[i]];
+    holo_entry *e = holo_arena_find(&s->arena, &in[i]);
+    if (!e) return holo_err(err, HOLO_ERR_STATE, "input %u: state value is no longer resident", i);
+    if (e->dtype != val->dtype || e->rank != val->rank)
+      return holo_err(err, HOLO_ERR_STATE, "input %u (%.*s): state dtype/rank differ from the port", i,
+                      (int)val->name.len, val->name.p);
+    holo_status st = bind_symbols(s, val, e->shape, "input", i, err);
+    if (st) return st;
+    for (uint32_t d = 0; d < e->rank; d++) shapes[i][d] = e->shape[d];
+    s->in_digests[i] = in[i];
+  }
+  return walk(s, 0, shapes, err);
+}
+
+/* The content label of output p of the last execution: hashed once, then
+ * bound as a second entry over the same buffer and held by the caller. */
+holo_status holo__output_content(holo_session *s, uint32_t p, holo_digest *out, holo_error *err) {
+  holo_entry *e = s->out_entries[p];
+  size_t len = 0;
+  holo_shape_bytes(e->dtype, e->shape, e->rank, &len);
+  holo_content_digest(e->dtype, e->shape, e->rank, e->buf->data, len, out);
+  s->c.bytes_hashed += len;
+  holo_entry *c = holo_arena_find(&s->arena, out);
+  if (!c) {
+    holo_status st = holo_arena_insert(&s->arena, out, e->buf, e->dtype, e->rank, e->shape, false, &c, err);
+    if (st) return st;
+  }
+  holo_arena_touch(&s->arena, c);
+  holo_arena_live_inc(&s->arena, c);
+  return HOLO_OK;
+}
+
+const void *holo__resident(holo_session *s, const holo_digest *d, size_t *len, uint32_t *dtype, uint32_t *rank,
+                           const int64_t **shape) {
+  holo_entry *e = holo_arena_find(&s->arena, d);
+  if (!e) return 0;
+  *len = 0;
+  holo_shape_bytes(e->dtype, e->shape, e->rank, len);
+  *dtype = e->dtype;
+  *rank = e->rank;
+  *shape = e->shape;
+  return e->buf->data;
+}
+
+void holo__output_view(holo_session *s, uint32_t p, holo_view *v) {
+  const holo_entry *e = s->out_entries[p];
+  holo_label_render(&e->d, v->label);
+  v->data = e->buf->data;
+  holo_shape_bytes(e->dtype, e->shape, e->rank, &v->len);
+  v->dtype = e->dtype;
+  v->rank = e->rank;
+  for (uint32_t d = 0; d < HOLO_MAX_RANK; d++) v->shape[d] = d < e->rank ? e->shape[d] : 0;
+}
+
+const holo_archive *holo__archive(const holo_session *s) { return &s->ar; }
 
 static void fill_shape(const holo_entry *e, uint32_t *dtype, uint32_t *rank, int64_t *shape) {
   *dtype = e->dtype;
