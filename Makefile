@@ -10,7 +10,7 @@ NODE     ?= node
 
 INC      := -Iruntime/include -Ikernels-wasm-simd/include
 WARN     := -Wall -Wextra -Werror
-CFLAGS_N := -std=c11 $(WARN) -O2 -g -fno-math-errno $(INC)
+CFLAGS_N := -std=c11 $(WARN) -O2 -g -fno-math-errno -ffp-contract=off $(INC)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
@@ -66,3 +66,19 @@ clean:
 
 help:
 	@echo "make setup | build | run | test | clean | format"
+
+# Content-addressing benchmarks (issue 3): native, then wasm under Node.
+.PHONY: bench-memo
+$(N)/bench-memo: bench/bench-memo.c $(STD_SRC) $(N)/libholo.a
+	$(CC) $(CFLAGS_N) -D_POSIX_C_SOURCE=200809L -Iwasi -Iruntime $< $(STD_SRC) $(N)/libholo.a -lm -o $@
+bench-memo: build $(N)/bench-memo
+	@node bench/memo-archives.mjs build/bench
+	@echo "== native"; $(N)/bench-memo build/bench
+	@echo "== wasm (Node, via the npm package)"; node bench/memo.mjs build/bench
+
+# Kernels vs onnxruntime-web (issue 5): same models, same inputs, one process.
+# BENCH_ARGS e.g. "mlp_b1 --variant relaxed --ms 4000" (relaxed needs
+# NODE_FLAGS=--experimental-wasm-relaxed-simd on Node 20).
+.PHONY: bench
+bench: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm
+	$(NODE) $(NODE_FLAGS) bench/run.mjs $(BENCH_ARGS)

@@ -19,5 +19,8 @@ const void *holo__resident(holo_session *s, const holo_digest *d, size_t *len, u
                            const int64_t **shape);
 void holo__output_view(holo_session *s, uint32_t p, holo_view *v);
 const holo_archive *holo__archive(const holo_session *s);
+/* Derives the label of output k of a node from the operands bound by the
+ * last execution (benchmarks: label cost is independent of tensor size). */
+bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out);
 
 #endif

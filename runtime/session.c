@@ -654,6 +654,15 @@ void holo__output_view(holo_session *s, uint32_t p, holo_view *v) {
 
 const holo_archive *holo__archive(const holo_session *s) { return &s->ar; }
 
+bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out) {
+  if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out) return false;
+  const holo_ar_node *n = &s->ar.nodes[node];
+  for (uint32_t j = 0; j < n->n_in; j++)
+    if (n->in[j] != HOLO_ABSENT && !s->slot[n->in[j]]) return false;
+  computed_digest(s, node, k, out);
+  return true;
+}
+
 static void fill_shape(const holo_entry *e, uint32_t *dtype, uint32_t *rank, int64_t *shape) {
   *dtype = e->dtype;
   *rank = e->rank;

@@ -3,9 +3,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#define HOLO_HEAP_CLASSES 64
+#define HOLO_HEAP_LARGE 0xFFFFFFFFu
 
 typedef struct holo_heap {
-  struct blk *free;
+  struct freeblk *bins[HOLO_HEAP_CLASSES];
+  struct freeblk *large;
+  uintptr_t bump, bump_end;
   size_t total, used;
 } holo_heap;
 
