@@ -1,0 +1,272 @@
+// ONNX -> .holo converter.
+//
+//   convert(onnxBytes, { shapes, runtime, checkBackend, producer }) -> { holo, graph, report }
+//
+// shapes: { inputName: [dims] } specialises symbolic input dims (a symbol bound
+//   by one input is bound in every input that uses it).
+// runtime: a Runtime from bindings-js `init()` used for constant folding and for
+//   checking that the backend has a kernel for every op; by default one
+//   instance is created when this module is imported (if the wasm is built).
+//   `runtime: null` disables both.
+// checkBackend: default true (needs a runtime) — refuse ops the backend lacks.
+//
+// Pipeline: decode (onnx-reader) -> import values -> normalize every node to its
+// opset-18 form with explicit attribute defaults (onnx-ops), inferring shapes
+// and folding constants as it goes -> rewrites: remove-identity,
+// fuse-batchnorm, fold-constants, dead-nodes -> backend check -> GraphBuilder
+// -> writeHolo. Anything that cannot be converted exactly throws an Error
+// naming the op, the node and what is missing.
+import { readModel, dtypeName } from './onnx-reader.js';
+import { IR, DT, DTYPE_SIZE, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from './ir.js';
+import { OPS, Unsupported } from './onnx-ops.js';
+import { GraphBuilder } from './graph.js';
+import { writeHolo } from './holo-writer.js';
+import { removeIdentity } from './rewrites/remove-identity.js';
+import { foldNode, foldConstants } from './rewrites/fold-constants.js';
+import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
+import { removeDeadNodes } from './rewrites/dead-nodes.js';
+
+export const MIN_OPSET = 6;
+export const MAX_OPSET = 18;
+export const PRODUCER = 'hologram-exec onnx converter 1';
+
+// One runtime for folding and backend checks, created at import when possible.
+let defaultRuntime = null;
+try {
+  const { init } = await import('../bindings-js/index.js');
+  defaultRuntime = await init();
+} catch {
+  defaultRuntime = null;
+}
+export const getDefaultRuntime = () => defaultRuntime;
+
+const backendOps = new WeakMap(); // runtime -> Map(op -> bool)
+
+/** Does the runtime's backend have a kernel for `op`? (Loads a one-node archive; cached.) */
+export function backendHasOp(rt, op) {
+  let m = backendOps.get(rt);
+  if (!m) backendOps.set(rt, (m = new Map()));
+  if (m.has(op)) return m.get(op);
+  const g = new GraphBuilder();
+  const x = g.input('x', DT.f32, [1]);
+  const [y] = g.node(op, [x], { name: 'probe' });
+  g.output(y);
+  let ok = true;
+  try {
+    rt.load(writeHolo(g.toJSON())).dispose();
+  } catch (e) {
+    ok = !(e.code === 'UNSUPPORTED' && /unsupported op/.test(e.message));
+  }
+  m.set(op, ok);
+  return ok;
+}
+
+const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
+
+function symbolFor(inputName, k, used) {
+  let s = `${inputName}_d${k}`, i = 0;
+  while (used.has(s)) s = `${inputName}_d${k}_${++i}`;
+  used.add(s);
+  return s;
+}
+
+export function convert(onnxBytes, opts = {}) {
+  const runtimeRt = opts.runtime === undefined ? defaultRuntime : opts.runtime;
+  const fold = { rt: opts.fold === false ? null : runtimeRt };
+  const checkBackend = opts.checkBackend ?? true;
+  const shapes = opts.shapes ?? {};
+  const model = readModel(onnxBytes);
+
+  // ---- opset
+  for (const [dom, v] of Object.entries(model.opsets))
+    if (dom !== '' && dom !== 'ai.onnx' && model.graph.nodes.some((n) => n.domain === dom))
+      throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported`);
+  const opset = model.opsets[''] ?? model.opsets['ai.onnx'];
+  if (opset === undefined) throw new Error('unsupported model: no default-domain opset_import');
+  if (opset < MIN_OPSET || opset > MAX_OPSET) throw new Error(`unsupported opset ${opset}: hologram-exec converts opsets ${MIN_OPSET}..${MAX_OPSET}`);
+
+  const ir = new IR();
+  ir.opset = opset;
+  const g = model.graph;
+  const report = { opset, producer: model.producer, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
+
+  // ---- values: initializers, inputs
+  const vinfo = new Map();
+  for (const v of [...g.valueInfo, ...g.outputs]) vinfo.set(v.name, v);
+  const inits = new Set();
+  for (const t of g.initializers) {
+    if (ir.has(t.name)) throw new Error(`initializer '${t.name}' is defined twice`);
+    ir.addValue({ name: t.name, dtype: t.dtype, shape: t.dims, kind: 'const', bytes: t.bytes });
+    inits.add(t.name);
+  }
+  const usedSyms = new Set();
+  for (const inp of g.inputs) for (const d of inp.shape ?? []) if (typeof d === 'string') usedSyms.add(d);
+  const bind = new Map(); // symbol -> number, from opts.shapes
+  for (const [name, dims] of Object.entries(shapes)) {
+    const inp = g.inputs.find((i) => i.name === name && !inits.has(i.name));
+    if (!inp) throw new Error(`--shape: '${name}' is not a graph input (inputs: ${g.inputs.filter((i) => !inits.has(i.name)).map((i) => i.name).join(', ')})`);
+    if (!Array.isArray(dims) || !dims.every((d) => Number.isSafeInteger(d) && d >= 0)) throw new Error(`--shape ${name}: dims must be non-negative integers`);
+    if (inp.shape && inp.shape.length !== dims.length) throw new Error(`--shape ${name}: rank ${dims.length} differs from the model's rank ${inp.shape.length}`);
+    (inp.shape ?? []).forEach((d, k) => {
+      if (typeof d === 'number' && d !== dims[k]) throw new Error(`--shape ${name}: dim ${k} is ${d} in the model, not ${dims[k]}`);
+      if (typeof d === 'string') {
+        if (bind.has(d) && bind.get(d) !== dims[k]) throw new Error(`--shape: symbol '${d}' bound to both ${bind.get(d)} and ${dims[k]}`);
+        bind.set(d, dims[k]);
+      }
+    });
+  }
+  for (const inp of g.inputs) {
+    if (inits.has(inp.name)) continue; // an initializer that is also an input is a constant
+    if (inp.nonTensor) throw new Error(`unsupported input '${inp.name}': type ${inp.nonTensor} (only tensors are supported)`);
+    if (!DTYPE_SIZE.has(inp.dtype)) throw new Error(`unsupported input '${inp.name}': data type ${dtypeName(inp.dtype)}`);
+    let shape;
+    if (shapes[inp.name]) shape = [...shapes[inp.name]];
+    else if (inp.shape === null) throw new Error(`unsupported input '${inp.name}': unknown rank (give it with --shape ${inp.name}=d0,d1,...)`);
+    else shape = inp.shape.map((d, k) => (typeof d === 'string' ? (bind.has(d) ? bind.get(d) : d) : d === null ? symbolFor(inp.name, k, usedSyms) : d));
+    if (shape.length > 8) throw new Error(`unsupported input '${inp.name}': rank ${shape.length} exceeds 8`);
+    ir.addValue({ name: inp.name, dtype: inp.dtype, shape, kind: 'input' });
+    ir.inputs.push(inp.name);
+    report.inputs.push({ name: inp.name, dtype: dtypeName(inp.dtype), shape });
+  }
+
+  // ---- normalization context
+  let out = [];
+  const defineOut = (name, dtype, shape) => {
+    if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
+    ir.addValue({ name, dtype, shape, kind: 'node' });
+  };
+  let cur = null; // the ONNX node being normalized
+  const ctx = {
+    opset,
+    value: (n) => ir.get(n),
+    shape: (n) => ir.get(n)?.shape ?? null,
+    sv: (n) => ir.get(n)?.sv ?? null,
+    isConst: (n) => ir.isConst(n),
+    tmp: (hint) => ir.fresh(hint),
+    constI64: (hint, arr) => ir.addConst(hint, DT.i64, [arr.length], i64Bytes(arr)),
+    constScalar: (hint, dtype, x) => ir.addConst(hint, dtype, [], writeElems(dtype, [dtype === DT.i64 || dtype === DT.u64 ? BigInt(Math.trunc(x)) : x])),
+    trimOutputs(outs) {
+      // drop trailing outputs that are absent or used nowhere in the graph
+      const used = new Set(g.outputs.map((o) => o.name));
+      for (const nd of g.nodes) for (const i of nd.inputs) used.add(i);
+      const o = [...outs];
+      while (o.length > 1 && (!o[o.length - 1] || !used.has(o[o.length - 1]))) o.pop();
+      return o;
+    },
+    inferOnly(op, inputs, attrs) {
+      return inferNode(ir, { op, inputs, outputs: ['?'], attrs });
+    },
+    defineConst(name, dtype, dims, bytes) {
+      if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
+      ir.addValue({ name, dtype, shape: dims, kind: 'const', bytes });
+    },
+    reshapeTo(x, want) {
+      const v = ir.get(x);
+      if (v.kind === 'const') {
+        const shape = reshapeShape(v.shape, want, 0);
+        if (!shape || !isConcrete(shape)) throw new Error(`internal: cannot reshape constant '${x}' ${JSON.stringify(v.shape)} to ${JSON.stringify(want)}`);
+        return ir.addConst(`${x}_r`, v.dtype, shape, v.bytes);
+      }
+      const [y] = ctx.emit('Reshape', [x, ctx.constI64(`${x}_shape`, want)], [ir.fresh(`${x}_r`)], { allowzero: { type: 'int', value: 0 } });
+      return y;
+    },
+    emit(op, inputs, outputs, attrs) {
+      for (const i of inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${nodeDesc(cur)} (${cur.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);
+      // the node producing the ONNX node's first output keeps its name; helper nodes get name/op
+      const main = outputs.includes(cur.outputs[0]) || !cur.name;
+      const node = { op, name: main ? cur.name : `${cur.name}/${op}`, inputs: [...inputs], outputs: [...outputs], attrs };
+      const inf = inferNode(ir, node);
+      node.outputs.forEach((o, k) => { if (o) defineOut(o, inf[k].dtype, inf[k].shape); });
+      // absent outputs ('') are dropped only at the end
+      while (node.outputs.length > 1 && !node.outputs[node.outputs.length - 1]) node.outputs.pop();
+      const r = foldNode(ir, node, fold);
+      if (!(r === 'const' && node.outputs.every((o) => ir.isConst(o)))) out.push(node);
+      return node.outputs;
+    },
+  };
+
+  for (const n of g.nodes) {
+    cur = n;
+    report.ops[n.opType] = (report.ops[n.opType] ?? 0) + 1;
+    const where = `${nodeDesc(n)}`;
+    if (n.domain && n.domain !== 'ai.onnx') throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
+    const spec = OPS[n.opType];
+    if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
+    for (const [k, a] of Object.entries(n.attrs)) {
+      if (!spec.attrs.includes(k)) throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is not supported (opset ${opset})`);
+      if (a.type === 'graph' || a.type === 'other') throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is ${a.why}`);
+    }
+    try {
+      spec.norm(ctx, n);
+    } catch (e) {
+      if (e instanceof Unsupported) throw new Error(`unsupported op '${n.opType}' (${where}): ${e.message}`);
+      throw e;
+    }
+  }
+  ir.nodes = out;
+  out = null;
+
+  // ---- graph outputs
+  for (const o of g.outputs) {
+    if (!ir.has(o.name)) throw new Error(`graph output '${o.name}' is not produced by any node`);
+    ir.outputs.push(o.name);
+  }
+
+  // ---- rewrites
+  removeIdentity(ir);
+  fuseBatchNorm(ir);
+  foldConstants(ir, { runtime: fold });
+  removeDeadNodes(ir);
+
+  // ---- what is left must be expressible and executable
+  for (const n of ir.nodes) {
+    for (const [k, a] of Object.entries(n.attrs))
+      if (!['int', 'float', 'ints', 'floats', 'string'].includes(a.type))
+        throw new Error(`unsupported op '${n.op}' (${nodeDesc(n)}): attribute '${k}' of type ${a.type} cannot be stored (it must fold to a constant)`);
+    if (checkBackend && runtimeRt && !backendHasOp(runtimeRt, n.op))
+      throw new Error(`unsupported op '${n.op}' (${nodeDesc(n)}): not implemented by hologram-exec (backend has no ${n.op} kernel${['Shape', 'Size', 'Gather', 'Unsqueeze', 'Squeeze', 'Cast', 'Slice', 'ConstantOfShape', 'Range'].includes(n.op) ? '; it did not fold to a constant' : ''})`);
+  }
+  const seenOut = new Set();
+  for (const o of ir.outputs) {
+    if (seenOut.has(o)) throw new Error(`graph outputs list value '${o}' twice after Identity removal (not expressible in .holo)`);
+    seenOut.add(o);
+  }
+
+  // ---- emit
+  const gb = new GraphBuilder();
+  gb.meta('producer', opts.producer ?? PRODUCER);
+  if (model.producer) gb.meta('source', model.producer);
+  gb.meta('opset', String(opset));
+  const ids = new Map();
+  const valueId = (name) => {
+    if (!name) return null;
+    if (ids.has(name)) return ids.get(name);
+    const v = ir.get(name);
+    if (v.kind !== 'const') throw new Error(`internal: value '${name}' used before definition`);
+    const id = gb.constant(name, v.dtype, v.shape, v.bytes);
+    ids.set(name, id);
+    return id;
+  };
+  for (const name of ir.inputs) { const v = ir.get(name); ids.set(name, gb.input(name, v.dtype, v.shape)); }
+  for (const n of ir.nodes) {
+    const ins = n.inputs.map(valueId);
+    const outs = gb.node(n.op, ins, {
+      name: n.name,
+      attrs: Object.entries(n.attrs).map(([name, a]) => ({ name, type: a.type, value: a.value })),
+      outputs: n.outputs.map((o) => { const v = ir.get(o); return { name: o, dtype: v?.dtype ?? DT.f32, shape: v?.shape ?? null }; }),
+    });
+    n.outputs.forEach((o, k) => ids.set(o, outs[k]));
+  }
+  for (const o of ir.outputs) gb.output(valueId(o));
+  const graph = gb.toJSON();
+  const holo = writeHolo(graph);
+
+  report.backendChecked = !!(checkBackend && runtimeRt);
+  report.wasmFolding = !!fold.rt;
+  report.nodes = ir.nodes.length;
+  report.constants = graph.values.filter((v) => v.kind === 'const').length;
+  report.opsOut = {};
+  for (const n of ir.nodes) report.opsOut[n.op] = (report.opsOut[n.op] ?? 0) + 1;
+  report.outputs = ir.outputs.map((o) => ({ name: o, dtype: dtypeName(ir.get(o).dtype), shape: ir.get(o).shape }));
+  return { holo, graph, report };
+}

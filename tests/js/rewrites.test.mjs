@@ -1,0 +1,227 @@
+// The converter's rewrites (compiler/rewrites/*.js), each on a hand-built IR.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { IR, DT, readElems, writeElems, i64Bytes, A } from '../../compiler/ir.js';
+import { removeIdentity } from '../../compiler/rewrites/remove-identity.js';
+import { removeDeadNodes } from '../../compiler/rewrites/dead-nodes.js';
+import { foldJS, foldConstants, runNode } from '../../compiler/rewrites/fold-constants.js';
+import { fuseBatchNorm } from '../../compiler/rewrites/fuse-batchnorm.js';
+import { GraphBuilder } from '../../compiler/graph.js';
+import { writeHolo } from '../../compiler/holo-writer.js';
+import { init } from '../../bindings-js/index.js';
+import { rand, close } from './onnx-build.mjs';
+
+const rt = await init();
+const f32 = (a) => writeElems(DT.f32, [...a]);
+
+function ir0() {
+  const ir = new IR();
+  ir.addValue({ name: 'x', dtype: DT.f32, shape: ['N', 4], kind: 'input' });
+  ir.inputs.push('x');
+  return ir;
+}
+const node = (ir, op, inputs, outputs, attrs = {}, shape = null, dtype = DT.f32) => {
+  for (const o of outputs) ir.addValue({ name: o, dtype, shape, kind: 'node' });
+  const n = { op, name: op.toLowerCase(), inputs, outputs, attrs };
+  ir.nodes.push(n);
+  return n;
+};
+
+/** Lower an IR to a .holo (constants, inputs, nodes in order) and run it. */
+function runIR(ir, inputs) {
+  const g = new GraphBuilder();
+  const ids = new Map();
+  for (const name of ir.inputs) { const v = ir.get(name); ids.set(name, g.input(name, v.dtype, v.shape)); }
+  const id = (n) => {
+    if (!n) return null;
+    if (!ids.has(n)) { const v = ir.get(n); ids.set(n, g.constant(n, v.dtype, v.shape, v.bytes)); }
+    return ids.get(n);
+  };
+  for (const n of ir.nodes) {
+    const outs = g.node(n.op, n.inputs.map(id), { name: n.name, attrs: Object.entries(n.attrs).map(([name, a]) => ({ name, ...a })), outputs: n.outputs.length });
+    n.outputs.forEach((o, k) => ids.set(o, outs[k]));
+  }
+  g.output(...ir.outputs.map(id));
+  const s = rt.load(writeHolo(g.toJSON()));
+  try { return s.execute(inputs); } finally { s.dispose(); }
+}
+
+test('remove-identity: Identity/Dropout chains disappear, the declared output name is kept', () => {
+  const ir = ir0();
+  node(ir, 'Identity', ['x'], ['a'], {}, ['N', 4]);
+  node(ir, 'Relu', ['a'], ['r'], {}, ['N', 4]);
+  node(ir, 'Dropout', ['r'], ['d', 'mask'], {}, ['N', 4]);
+  node(ir, 'Identity', ['d'], ['y'], {}, ['N', 4]);
+  ir.outputs.push('y');
+  assert.is(removeIdentity(ir), 3);
+  assert.equal(ir.nodes.map((n) => [n.op, n.inputs, n.outputs]), [['Relu', ['x'], ['y']]]);
+  assert.equal(ir.outputs, ['y']);
+  // Identity of a graph input that is also an output: the port is the input
+  const j = ir0();
+  node(j, 'Identity', ['x'], ['y']);
+  j.outputs.push('y');
+  removeIdentity(j);
+  assert.equal(j.outputs, ['x']);
+  assert.equal(j.nodes, []);
+});
+
+test('remove-identity: a consumed mask or a runtime training_mode is refused', () => {
+  const ir = ir0();
+  node(ir, 'Dropout', ['x'], ['d', 'mask'], {}, ['N', 4]);
+  ir.outputs.push('d', 'mask');
+  assert.throws(() => removeIdentity(ir), /mask output is consumed/);
+  const t = ir0();
+  t.addValue({ name: 'tm', dtype: DT.bool, shape: [], kind: 'input' });
+  node(t, 'Dropout', ['x', '', 'tm'], ['d']);
+  t.outputs.push('d');
+  assert.throws(() => removeIdentity(t), /training_mode is a runtime input/);
+  const c = ir0();
+  c.addConst('tm', DT.bool, [], new Uint8Array([0]));
+  node(c, 'Dropout', ['x', '', 'tm'], ['d']);
+  c.outputs.push('d');
+  assert.is(removeIdentity(c), 1);
+});
+
+test('dead-nodes: unreachable nodes and unused constants go, inputs stay', () => {
+  const ir = ir0();
+  ir.addConst('w', DT.f32, [4], f32([1, 2, 3, 4]));
+  ir.addConst('unused', DT.f32, [1], f32([0]));
+  node(ir, 'Add', ['x', 'w'], ['a']);
+  node(ir, 'Relu', ['x'], ['dead']);
+  node(ir, 'Sigmoid', ['dead'], ['dead2']);
+  ir.outputs.push('a');
+  assert.is(removeDeadNodes(ir), 2);
+  assert.equal(ir.nodes.map((n) => n.op), ['Add']);
+  assert.ok(ir.has('w') && !ir.has('unused') && !ir.has('dead') && ir.has('x'));
+});
+
+test('fold-constants (JS): Shape of a symbolic input gives a shape value; Gather/Unsqueeze/Concat keep it', () => {
+  const ir = ir0();
+  ir.addConst('zero', DT.i64, [], i64Bytes([0]));
+  ir.addConst('ax', DT.i64, [1], i64Bytes([0]));
+  ir.addConst('m1', DT.i64, [1], i64Bytes([-1]));
+  const sh = node(ir, 'Shape', ['x'], ['s'], {}, [2], DT.i64);
+  assert.is(foldJS(ir, sh), 'sv');
+  assert.equal(ir.get('s').sv, ['N', 4n]);
+  assert.is(foldJS(ir, node(ir, 'Gather', ['s', 'zero'], ['n'], { axis: A.int(0) }, [], DT.i64)), 'sv');
+  assert.is(foldJS(ir, node(ir, 'Unsqueeze', ['n', 'ax'], ['n1'], {}, [1], DT.i64)), 'sv');
+  assert.is(foldJS(ir, node(ir, 'Concat', ['n1', 'm1'], ['t'], { axis: A.int(0) }, [2], DT.i64)), 'sv');
+  assert.equal(ir.get('t').sv, ['N', -1n]);
+  // the concrete part folds to a real constant
+  const one = ir.addConst('one', DT.i64, [1], i64Bytes([1]));
+  assert.is(foldJS(ir, node(ir, 'Gather', ['s', one], ['d1'], { axis: A.int(0) }, [1], DT.i64)), 'const');
+  assert.equal(readElems(DT.i64, ir.get('d1').bytes), [4n]);
+});
+
+test('fold-constants (JS): Cast, Slice, Concat, Gather, ConstantOfShape, Range on constants', () => {
+  const ir = ir0();
+  ir.addConst('c', DT.f32, [2, 3], f32([1.5, -2.7, 3, 4, 5, 6]));
+  const cast = node(ir, 'Cast', ['c'], ['ci'], { to: A.int(DT.i32) }, null, DT.i32);
+  assert.is(foldJS(ir, cast), 'const');
+  assert.equal(readElems(DT.i32, ir.get('ci').bytes), [1, -2, 3, 4, 5, 6]);
+  ir.addConst('st', DT.i64, [1], i64Bytes([1])); ir.addConst('en', DT.i64, [1], i64Bytes([100])); ir.addConst('ax1', DT.i64, [1], i64Bytes([1]));
+  assert.is(foldJS(ir, node(ir, 'Slice', ['c', 'st', 'en', 'ax1'], ['sl'])), 'const');
+  assert.equal(ir.get('sl').shape, [2, 2]);
+  assert.equal(readElems(DT.f32, ir.get('sl').bytes), [Math.fround(-2.7), 3, 5, 6]);
+  assert.is(foldJS(ir, node(ir, 'Concat', ['c', 'sl'], ['cc'], { axis: A.int(1) })), 'const');
+  assert.equal(ir.get('cc').shape, [2, 5]);
+  assert.equal(readElems(DT.f32, ir.get('cc').bytes).slice(0, 5), [1.5, Math.fround(-2.7), 3, Math.fround(-2.7), 3]);
+  ir.addConst('idx', DT.i64, [2], i64Bytes([2, -3]));
+  assert.is(foldJS(ir, node(ir, 'Gather', ['c', 'idx'], ['ga'], { axis: A.int(1) })), 'const');
+  assert.equal(readElems(DT.f32, ir.get('ga').bytes), [3, 1.5, 6, 4]);
+  ir.addConst('shp', DT.i64, [2], i64Bytes([2, 2]));
+  assert.is(foldJS(ir, node(ir, 'ConstantOfShape', ['shp'], ['z'], { value: { type: 'tensor', value: { dtype: DT.i32, dims: [1], bytes: writeElems(DT.i32, [7]) } } })), 'const');
+  assert.equal(readElems(DT.i32, ir.get('z').bytes), [7, 7, 7, 7]);
+  // a node with a non-constant input does not fold
+  assert.is(foldJS(ir, node(ir, 'Cast', ['x'], ['xc'], { to: A.int(DT.f32) })), false);
+});
+
+test('fold-constants (wasm): an all-constant node runs through the runtime and gives the kernel bytes', () => {
+  const ir = ir0();
+  const w = rand(12);
+  ir.addConst('w', DT.f32, [3, 4], f32(w));
+  node(ir, 'Transpose', ['w'], ['wt'], { perm: A.ints([1, 0]) }, [4, 3]);
+  node(ir, 'MatMul', ['x', 'wt'], ['y'], {}, ['N', 3]);
+  ir.outputs.push('y');
+  const direct = runNode(rt, ir, ir.nodes[0]);
+  assert.is(foldConstants(ir, { runtime: { rt } }), 1);
+  assert.equal(ir.nodes.map((n) => n.op), ['MatMul']);
+  assert.equal(ir.get('wt').shape, [4, 3]);
+  assert.equal([...ir.get('wt').bytes], [...direct[0].bytes]);
+  const wt = readElems(DT.f32, ir.get('wt').bytes);
+  assert.equal(wt[1], w[4]); // wt[0][1] = w[1][0]
+  // no runtime: nothing but JS folding happens
+  const j = ir0();
+  j.addConst('w', DT.f32, [2, 2], f32([1, 2, 3, 4]));
+  node(j, 'Transpose', ['w'], ['wt'], { perm: A.ints([1, 0]) });
+  j.outputs.push('wt');
+  assert.is(foldConstants(j, {}), 0);
+  // an op the backend lacks is left in place
+  const k = ir0();
+  k.addConst('w', DT.f32, [2], f32([1, 2]));
+  node(k, 'NoSuchOp', ['w'], ['q']);
+  k.outputs.push('q');
+  assert.is(foldConstants(k, { runtime: { rt } }), 0);
+});
+
+function bnIR(withConv) {
+  const ir = new IR();
+  ir.addValue({ name: 'x', dtype: DT.f32, shape: [1, 2, 5, 5], kind: 'input' });
+  ir.inputs.push('x');
+  ir.addConst('w', DT.f32, [3, 2, 3, 3], f32(rand(54, 0.5)));
+  ir.addConst('b', DT.f32, [3], f32(rand(3, 0.2)));
+  ir.addConst('s', DT.f32, [3], f32([1.2, 0.7, -0.4]));
+  ir.addConst('t', DT.f32, [3], f32([0.1, -0.2, 0.3]));
+  ir.addConst('m', DT.f32, [3], f32([0.05, 0.5, -0.3]));
+  ir.addConst('v', DT.f32, [3], f32([0.9, 1.4, 0.2]));
+  const conv = { auto_pad: A.string('NOTSET'), pads: A.ints([1, 1, 1, 1]), strides: A.ints([1, 1]), dilations: A.ints([1, 1]), group: A.int(1), kernel_shape: A.ints([3, 3]) };
+  if (withConv) node(ir, 'Conv', ['x', 'w', 'b'], ['c'], conv, [1, 3, 5, 5]);
+  node(ir, 'BatchNormalization', [withConv ? 'c' : 'x', 's', 't', 'm', 'v'], ['y'], { epsilon: A.float(1e-5), momentum: A.float(0.9) }, [1, withConv ? 3 : 2, 5, 5]);
+  ir.outputs.push('y');
+  return ir;
+}
+
+function bnReference(ir, x) {
+  // y = (conv(x) - m) / sqrt(v + eps) * s + t computed with the unfused Conv through the runtime
+  const conv = ir.nodes.find((n) => n.op === 'Conv');
+  const g = new IR();
+  for (const [k, v] of ir.values) g.values.set(k, { ...v });
+  g.inputs = ['x'];
+  g.nodes = [conv];
+  g.outputs = [conv.outputs[0]];
+  const [c] = runIR(g, [{ data: x, shape: [1, 2, 5, 5] }]);
+  const [s, t, m, v] = ['s', 't', 'm', 'v'].map((n) => readElems(DT.f32, ir.get(n).bytes));
+  return c.data.map((val, i) => { const ch = Math.floor(i / 25); return (val - m[ch]) / Math.sqrt(v[ch] + 1e-5) * s[ch] + t[ch]; });
+}
+
+test('fuse-batchnorm: Conv+BN becomes one Conv, numerically equal to the unfused graph', () => {
+  const ir = bnIR(true);
+  const x = rand(50);
+  const want = bnReference(ir, x);
+  assert.is(fuseBatchNorm(ir), 1);
+  removeDeadNodes(ir);
+  assert.equal(ir.nodes.map((n) => n.op), ['Conv']);
+  assert.equal(ir.nodes[0].outputs, ['y']);
+  const [got] = runIR(ir, [{ data: x, shape: [1, 2, 5, 5] }]);
+  assert.ok(close(got.data, want, 1e-5, 1e-5));
+});
+
+test('fuse-batchnorm: without a Conv, BN is lowered to Mul+Add with [C,1,1] constants', () => {
+  const ir = bnIR(false);
+  ir.values.get('s').shape = [2]; ir.values.get('s').bytes = f32([1.5, -0.5]);
+  for (const n of ['t', 'm']) { ir.values.get(n).shape = [2]; ir.values.get(n).bytes = f32([0.25, -0.75]); }
+  ir.values.get('v').shape = [2]; ir.values.get('v').bytes = f32([0.5, 2]);
+  const x = rand(50);
+  assert.is(fuseBatchNorm(ir), 1);
+  assert.equal(ir.nodes.map((n) => n.op), ['Mul', 'Add']);
+  assert.equal(ir.get(ir.nodes[0].inputs[1]).shape, [2, 1, 1]);
+  const [got] = runIR(ir, [{ data: x, shape: [1, 2, 5, 5] }]);
+  const want = x.map((val, i) => { const c = Math.floor(i / 25); return (val - [0.25, -0.75][c]) / Math.sqrt([0.5, 2][c] + 1e-5) * [1.5, -0.5][c] + [0.25, -0.75][c]; });
+  assert.ok(close(got.data, want, 1e-5, 1e-6));
+  // non-constant parameters: left alone
+  const k = bnIR(true);
+  k.values.get('m').kind = 'input'; k.inputs.push('m');
+  assert.is(fuseBatchNorm(k), 0);
+});
+
+test.run();
