@@ -82,3 +82,4 @@ bench-memo: build $(N)/bench-memo
 .PHONY: bench
 bench: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm
 	$(NODE) $(NODE_FLAGS) bench/run.mjs $(BENCH_ARGS)
+include fuzz.mk

@@ -1,6 +1,6 @@
 # The freestanding core module and the WASI program.
 WASM_CFLAGS := --target=wasm32 -std=c11 $(WARN) -O3 -ffreestanding -fno-builtin -nostdlib \
-               -msimd128 -mbulk-memory -mnontrapping-fptoint -msign-ext -fno-math-errno $(INC)
+               -msimd128 -mbulk-memory -mnontrapping-fptoint -msign-ext -fno-math-errno -ffp-contract=off $(INC)
 CORE_EXPORTS := holo_session_input_count holo_session_output_count holo_session_kernel_count \
   holo_session_resident_bytes holo_session_resident_count holo_session_content_store_len \
   holo_session_input_info holo_session_output_info holo_session_counters \
@@ -8,7 +8,7 @@ CORE_EXPORTS := holo_session_input_count holo_session_output_count holo_session_
 WASM_GLUE := $(sort $(wildcard bindings-js/src-c/*.c))
 PKG_WASM := bindings-js/dist
 
-wasm: $(PKG_WASM)/hologram-simd128.wasm $(W)/holo.wasm
+wasm: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm $(W)/holo.wasm
 
 $(W)/core-simd128.wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
 	@rm -rf $(W)/obj-core && mkdir -p $(W)/obj-core
@@ -18,6 +18,32 @@ $(W)/core-simd128.wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
 
 $(PKG_WASM)/hologram-simd128.wasm: $(W)/core-simd128.wasm | $(PKG_WASM)/
 	$(WASMOPT) -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
+
+# Kernel variant modules of the same core (docs/kernels.md):
+#  hologram-scalar.wasm  no SIMD: the scalar kernels, for engines without SIMD
+#                        and as the byte reference tests/js compares against;
+#  hologram-relaxed.wasm relaxed SIMD (f32x4.relaxed_madd in the GEMM core;
+#                        its own backend identity). Debian's binaryen cannot
+#                        parse relaxed SIMD: use node_modules' wasm-opt.
+#                        Node 20 runs it with --experimental-wasm-relaxed-simd.
+WASM_CFLAGS_SCALAR  := $(filter-out -msimd128,$(WASM_CFLAGS)) -mno-simd128
+WASM_CFLAGS_RELAXED := $(WASM_CFLAGS) -mrelaxed-simd
+
+# $(call core_variant,NAME,CFLAGS)
+define core_variant
+$(W)/core-$(1).wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
+	@rm -rf $(W)/obj-$(1) && mkdir -p $(W)/obj-$(1)
+	@for s in $(CORE_SRC) $(WASM_GLUE); do $(CLANG) $(2) -Ibindings-js/src-c -c $$$$s -o $(W)/obj-$(1)/$$$${s//\//_}.o || exit 1; done
+	$(WASMLD) --no-entry --export-memory=memory --stack-first -z stack-size=1048576 \
+	  $(addprefix --export=,$(CORE_EXPORTS)) $(W)/obj-$(1)/*.o -o $$@
+endef
+$(eval $(call core_variant,scalar,$(WASM_CFLAGS_SCALAR)))
+$(eval $(call core_variant,relaxed,$(WASM_CFLAGS_RELAXED)))
+
+$(PKG_WASM)/hologram-scalar.wasm: $(W)/core-scalar.wasm | $(PKG_WASM)/
+	$(WASMOPT) -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
+$(PKG_WASM)/hologram-relaxed.wasm: $(W)/core-relaxed.wasm | $(PKG_WASM)/
+	$(WASMOPT) -O3 --enable-simd --enable-relaxed-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
 
 # WASI program: the same core plus wasi/ (std) against wasi-libc.
 WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 $(WARN) -O3 -msimd128 -fno-math-errno \

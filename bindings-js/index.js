@@ -1,80 +1,208 @@
-// hologram-exec: the JS shim over the core wasm module. ESM, no dependencies.
-// Execution is synchronous; only instantiating the module is a promise.
+// hologram-exec: the JS shim over the core wasm module. ESM, no dependencies,
+// no platform APIs at module evaluation (Node, browsers, Web Workers, workerd).
+// Execution is synchronous; only obtaining and compiling the module is a promise.
 
 const DTYPES = { 1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64' };
 const ARRAYS = { 1: Float32Array, 2: Uint8Array, 3: Int8Array, 4: Uint16Array, 5: Int16Array, 6: Int32Array, 7: BigInt64Array, 9: Uint8Array, 10: Uint16Array, 11: Float64Array, 12: Uint32Array, 13: BigUint64Array };
 const STATUS = ['OK', 'ARG', 'FORMAT', 'UNSUPPORTED', 'INPUT', 'MEMORY', 'BUDGET', 'STORE', 'KERNEL', 'STATE', 'LIMIT'];
-const LAYOUT = { input: 16, view: 152, port: 144, counters: 96, error: 260 };
+const LAYOUT = { input: 16, view: 152, port: 144, counters: 96, error: 260, refineReport: 4672, refineReportU64: 4624, refineArgs: 536 };
 const COUNTERS = ['executions', 'dispatches', 'elided', 'memoHits', 'storeHits', 'storeMisses', 'storeCorrupt', 'storePuts', 'bytesHashed', 'evictions', 'peakLiveBytes', 'peakResidentBytes'];
+const REFINE_STATUS = ['converged', 'budgetExhausted', 'repaired', 'failed'];
+const VALIDATORS = { stableLabels: 1, stableBytes: 2 };
+const MAX_STATE = 64, MAX_RANK = 8, LABEL_LEN = 71;
+const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'variant', 'trustStore', 'verifyConstants', 'warmCone', 'wasm']);
 
-/** Every failure of the library is a HologramError with a stable `code`. */
+/** The core module variants, best first, and the dist/ file of each. */
+export const VARIANTS = Object.freeze(['relaxed', 'simd128', 'scalar']);
+const FILES = { relaxed: 'hologram-relaxed.wasm', simd128: 'hologram-simd128.wasm', scalar: 'hologram-scalar.wasm' };
+// (func (result v128) i32.const 0 i8x16.splat) and the same + i8x16.relaxed_swizzle.
+const PROBE_SIMD = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11];
+const PROBE_RELAXED = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 15, 1, 13, 0, 65, 1, 253, 15, 65, 2, 253, 15, 253, 128, 2, 11];
+
+/**
+ * Every failure of the library is a HologramError with a stable `code`:
+ * the core's statuses (ARG FORMAT UNSUPPORTED INPUT MEMORY BUDGET STORE KERNEL
+ * STATE LIMIT) and the shim's own (DISPOSED TRAP ABI).
+ */
 export class HologramError extends Error {
-  constructor(code, message) {
-    super(message);
+  constructor(code, message, options) {
+    super(message, options);
     this.name = 'HologramError';
     this.code = code;
   }
 }
 
-const utf8 = new TextDecoder();
-let defaultModule; // a compiled WebAssembly.Module, shared by instances
+/** What this engine supports, by WebAssembly.validate on tiny probe modules. */
+export function features() {
+  return { simd: WebAssembly.validate(new Uint8Array(PROBE_SIMD)), relaxedSimd: WebAssembly.validate(new Uint8Array(PROBE_RELAXED)) };
+}
 
-async function compileDefault() {
-  if (!defaultModule) {
-    const url = new URL('./dist/hologram-simd128.wasm', import.meta.url);
-    let bytes;
-    if (url.protocol === 'file:') {
-      const { readFile } = await import('node:fs/promises');
-      bytes = await readFile(url);
-    } else {
-      bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+function supported(variant, f = features()) {
+  return variant === 'scalar' || (variant === 'simd128' && f.simd) || (variant === 'relaxed' && f.relaxedSimd);
+}
+
+const utf8 = new TextDecoder();
+const isBuffer = (b) => b instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer);
+const compiled = new Map(); // variant -> Promise<WebAssembly.Module | null> (null: not shipped)
+
+async function readBytes(url) {
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      return await readFile(url);
+    } catch (e) {
+      if (e && e.code === 'ENOENT') return null;
+      throw e;
     }
-    defaultModule = await WebAssembly.compile(bytes);
   }
-  return defaultModule;
+  const r = await fetch(url);
+  if (!r.ok) return null;
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+async function compile(bytes, what) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    throw new HologramError('UNSUPPORTED', `cannot compile ${what}: ${e && e.message}`, { cause: e });
+  }
+}
+
+function shipped(variant) {
+  if (!compiled.has(variant)) {
+    const p = (async () => {
+      const bytes = await readBytes(new URL(`./dist/${FILES[variant]}`, import.meta.url));
+      return bytes ? compile(bytes, `dist/${FILES[variant]}`) : null;
+    })();
+    p.catch(() => compiled.delete(variant)); // a failed fetch may be retried
+    compiled.set(variant, p);
+  }
+  return compiled.get(variant);
+}
+
+async function toModule(wasm) {
+  if (wasm instanceof WebAssembly.Module) return wasm;
+  if (typeof Response !== 'undefined' && wasm instanceof Response) return compile(new Uint8Array(await wasm.arrayBuffer()), wasm.url || 'response');
+  if (wasm instanceof URL || typeof wasm === 'string') {
+    const bytes = await readBytes(new URL(wasm, import.meta.url));
+    if (!bytes) throw new HologramError('ARG', `core module not found: ${wasm}`);
+    return compile(bytes, String(wasm));
+  }
+  if (isBuffer(wasm) || ArrayBuffer.isView(wasm)) return compile(wasm, 'the given bytes');
+  throw new HologramError('ARG', 'init: wasm must be a WebAssembly.Module, bytes, a URL or a Response');
 }
 
 /**
- * Instantiates the core module. `wasm` may be a WebAssembly.Module (edge
- * runtimes that forbid compiling at run time), bytes, or a URL; by default the
- * module shipped in dist/ is used.
+ * Instantiates the core module and returns a Runtime (one module instance:
+ * one linear memory shared by the sessions it loads).
+ *  - init()                          the best shipped variant this engine runs
+ *  - init(undefined, { variant })    that shipped variant
+ *  - init(moduleOrBytesOrUrl, { variant? })  a given module; `variant` only names it
  */
-export async function init(wasm) {
-  let module;
-  if (wasm instanceof WebAssembly.Module) module = wasm;
-  else if (wasm instanceof URL || typeof wasm === 'string') {
-    const r = await fetch(wasm);
-    module = await WebAssembly.compile(new Uint8Array(await r.arrayBuffer()));
-  } else if (wasm) module = await WebAssembly.compile(wasm);
-  else module = await compileDefault();
-  return new Runtime(module);
+export async function init(wasm, options = {}) {
+  const variant = options.variant;
+  if (variant !== undefined && !VARIANTS.includes(variant)) throw new HologramError('ARG', `unknown variant '${variant}' (one of ${VARIANTS.join(', ')})`);
+  if (wasm !== undefined && wasm !== null) return new Runtime(await toModule(wasm), variant ?? 'custom');
+  if (variant) {
+    if (!supported(variant)) throw new HologramError('UNSUPPORTED', `variant '${variant}' needs ${variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}, which this engine lacks`);
+    const m = await shipped(variant);
+    if (!m) throw new HologramError('ARG', `variant '${variant}' is not shipped (dist/${FILES[variant]} missing)`);
+    return new Runtime(m, variant);
+  }
+  const f = features(), tried = [];
+  for (const v of VARIANTS) {
+    if (!supported(v, f)) continue;
+    const m = await shipped(v);
+    if (m) return new Runtime(m, v);
+    tried.push(FILES[v]);
+  }
+  throw new HologramError('UNSUPPORTED', `no core module this engine can run is shipped (looked for ${tried.join(', ') || 'nothing'})`);
 }
 
-/** Convenience: instantiate (once per call) and load an archive. */
+/**
+ * Instantiates a fresh module instance for this session and loads the archive
+ * into it (see Runtime#load for the options). Sessions from separate load()
+ * calls share no memory.
+ */
 export async function load(holoBytes, options = {}) {
-  const rt = await init(options.wasm);
-  return rt.load(holoBytes, options);
+  checkOptions(options);
+  const rt = await init(options.wasm, { variant: options.variant });
+  return rt.load(holoBytes, options, true);
 }
 
-class Runtime {
-  constructor(module) {
+function checkOptions(options) {
+  if (options === null || typeof options !== 'object') throw new HologramError('ARG', 'load: options must be an object');
+  for (const k of Object.keys(options)) if (!LOAD_OPTIONS.has(k)) throw new HologramError('ARG', `load: unknown option '${k}' (known: ${[...LOAD_OPTIONS].join(', ')})`);
+  const ws = options.warmStore;
+  if (ws != null && (typeof ws.get !== 'function' || typeof ws.put !== 'function')) throw new HologramError('ARG', 'load: warmStore must have get(label) and put(label, bytes)');
+}
+
+function toU64(v, what) {
+  if (v === undefined || v === null) return 0n;
+  const ok = typeof v === 'bigint' ? v >= 0n && v < 1n << 64n : Number.isSafeInteger(v) && v >= 0;
+  if (!ok) throw new HologramError('ARG', `${what} must be a non-negative integer, got ${String(v)}`);
+  return BigInt(v);
+}
+
+/** One instance of the core module. Prefer load(); use init() + rt.load() to share one instance. */
+export class Runtime {
+  #poisoned = null;
+  #raw;
+  constructor(module, variant = 'custom') {
+    this.variant = variant;
     this.store = null; // the warm store of the call in progress
+    this.storeError = null; // the last exception a warm store threw, if any
     const env = {
       holo_host_store_get: (labelPtr, bytesPP, lenP) => this.#storeGet(labelPtr, bytesPP, lenP),
       holo_host_store_put: (labelPtr, ptr, len) => this.#storePut(labelPtr, ptr, len),
     };
-    this.instance = new WebAssembly.Instance(module, { env });
-    this.x = this.instance.exports;
+    let instance;
+    try {
+      instance = new WebAssembly.Instance(module, { env });
+    } catch (e) {
+      throw new HologramError('ABI', `cannot instantiate the core module: ${e && e.message}`, { cause: e });
+    }
+    this.#raw = instance.exports;
+    // Every export goes through a guard: a trap becomes HologramError('TRAP').
+    const x = { memory: this.#raw.memory };
+    for (const [k, v] of Object.entries(this.#raw)) if (typeof v === 'function') x[k] = this.#guard(k, v);
+    this.x = x;
+    for (const f of ['holo_alloc', 'holo_free', 'holo_wasm_load', 'holo_wasm_execute', 'holo_wasm_layout']) {
+      if (typeof x[f] !== 'function') throw new HologramError('ABI', `the core module lacks the export ${f}`);
+    }
     for (const [k, i] of [['input', 0], ['view', 1], ['port', 2], ['counters', 3], ['error', 4]]) {
-      if (this.x.holo_wasm_layout(i) !== LAYOUT[k]) throw new HologramError('ABI', `wasm layout of ${k} differs from the shim`);
+      if (x.holo_wasm_layout(i) !== LAYOUT[k]) throw new HologramError('ABI', `wasm layout of ${k} differs from the shim`);
+    }
+    this.hasRefine = typeof x.holo_wasm_has_refine === 'function' && x.holo_wasm_has_refine() === 1;
+    if (this.hasRefine) {
+      for (const [k, i] of [['refineReport', 5], ['refineReportU64', 6], ['refineArgs', 7]]) {
+        if (x.holo_wasm_layout(i) !== LAYOUT[k]) throw new HologramError('ABI', `wasm layout of ${k} differs from the shim`);
+      }
     }
   }
 
+  /** null, or why this instance is unusable (a trap left its state undefined). */
+  get poisoned() { return this.#poisoned; }
+
+  #guard(name, fn) {
+    return (...args) => {
+      if (this.#poisoned) throw new HologramError('TRAP', `the module instance is unusable after an earlier trap (${this.#poisoned}); load the archive again`);
+      try {
+        return fn(...args);
+      } catch (e) {
+        if (e instanceof HologramError) throw e;
+        this.#poisoned = `${name}: ${e && e.message}`;
+        throw new HologramError('TRAP', `wasm trap in ${name}: ${e && e.message}; this module instance is no longer usable`, { cause: e });
+      }
+    };
+  }
+
   get mem() { return this.x.memory.buffer; }
-  u32(p) { return new DataView(this.mem).getUint32(p, true); }
+  dv() { return new DataView(this.x.memory.buffer); }
+  u32(p) { return this.dv().getUint32(p, true); }
   cstr(p, n) {
     const b = new Uint8Array(this.mem, p);
-    if (n === undefined) { n = 0; while (b[n]) n++; }
+    if (n === undefined) { n = 0; while (n < b.length && b[n]) n++; }
     return utf8.decode(b.slice(0, n));
   }
   alloc(n, align = 16) {
@@ -89,78 +217,177 @@ class Runtime {
   }
   error(errPtr, status) {
     const code = STATUS[status] ?? 'UNKNOWN';
-    return new HologramError(code, this.cstr(errPtr + 4) || `hologram-exec error ${code}`);
+    const e = new HologramError(code, this.cstr(errPtr + 4) || `hologram-exec error ${code}`);
+    e.status = status;
+    return e;
   }
 
+  // Host callbacks: never let an exception unwind through wasm frames.
   #storeGet(labelPtr, bytesPP, lenP) {
     if (!this.store) return 1;
-    const got = this.store.get(this.cstr(labelPtr, 71));
-    if (!got) return 1;
-    const p = this.copyIn(got, 16);
-    const dv = new DataView(this.mem);
-    dv.setUint32(bytesPP, p, true);
-    dv.setUint32(lenP, got.byteLength, true);
-    return 0;
+    try {
+      let got = this.store.get(this.cstr(labelPtr, LABEL_LEN));
+      if (got == null) return 1;
+      if (got instanceof ArrayBuffer) got = new Uint8Array(got);
+      if (!(got instanceof Uint8Array)) throw new TypeError('warmStore.get must return a Uint8Array or undefined');
+      const p = this.#raw.holo_alloc(Math.max(got.byteLength, 1), 16);
+      if (!p) return 1;
+      new Uint8Array(this.mem, p, got.byteLength).set(got);
+      const dv = this.dv();
+      dv.setUint32(bytesPP, p, true);
+      dv.setUint32(lenP, got.byteLength, true);
+      return 0;
+    } catch (e) {
+      this.storeError = e;
+      return 1;
+    }
   }
   #storePut(labelPtr, ptr, len) {
     if (!this.store) return 1;
     try {
-      this.store.put(this.cstr(labelPtr, 71), new Uint8Array(this.mem, ptr, len).slice());
+      this.store.put(this.cstr(labelPtr, LABEL_LEN), new Uint8Array(this.mem, ptr, len).slice());
       return 0;
-    } catch {
+    } catch (e) {
+      this.storeError = e;
       return 1;
     }
   }
 
   /**
-   * Loads a .holo archive. options: { memoryBudget, warmStore, trustStore,
-   * verifyConstants }. The archive is copied into wasm memory (64-aligned) and
-   * its constants are used in place there.
+   * Loads a .holo archive into this instance. options: { memoryBudget,
+   * warmStore, trustStore, verifyConstants, warmCone }. The archive is copied
+   * into wasm memory (64-aligned) and its constants are used in place there.
    */
-  load(holoBytes, options = {}) {
-    if (!(holoBytes instanceof Uint8Array)) throw new HologramError('ARG', 'load: archive must be a Uint8Array');
-    const arch = this.copyIn(holoBytes, 64);
-    const err = this.alloc(LAYOUT.error);
-    const budget = BigInt(options.memoryBudget ?? 0);
-    const flags = (options.trustStore ? 1 : 0) | (options.verifyConstants ? 2 : 0);
-    this.store = options.warmStore ?? null;
+  load(holoBytes, options = {}, owned = false) {
+    checkOptions(options);
+    if (this.#poisoned) throw new HologramError('TRAP', `the module instance is unusable after an earlier trap (${this.#poisoned})`);
+    let bytes;
+    if (holoBytes instanceof Uint8Array) bytes = holoBytes;
+    else if (isBuffer(holoBytes)) bytes = new Uint8Array(holoBytes);
+    else if (ArrayBuffer.isView(holoBytes)) bytes = new Uint8Array(holoBytes.buffer, holoBytes.byteOffset, holoBytes.byteLength);
+    else throw new HologramError('ARG', 'load: the archive must be bytes (Uint8Array, ArrayBuffer or a typed array)');
+    const budget = toU64(options.memoryBudget, 'memoryBudget');
+    const flags = (options.trustStore ? 1 : 0) | (options.verifyConstants ? 2 : 0) | (options.warmCone === false ? 4 : 0);
+    const store = options.warmStore ?? null;
+    const arch = this.copyIn(bytes, 64);
+    let err;
+    try {
+      err = this.alloc(LAYOUT.error);
+    } catch (e) {
+      this.x.holo_free(arch);
+      throw e;
+    }
+    this.store = store;
     let w;
     try {
-      w = this.x.holo_wasm_load(arch, holoBytes.byteLength, Number(budget & 0xffffffffn), Number(budget >> 32n), flags, this.store ? 1 : 0, err);
+      w = this.x.holo_wasm_load(arch, bytes.byteLength, Number(budget & 0xffffffffn), Number(budget >> 32n), flags, store ? 1 : 0, err);
     } finally {
       this.store = null;
     }
     if (!w) {
-      const e = this.error(err, this.u32(err));
+      const e = this.error(err, this.u32(err) || 5);
       this.x.holo_free(err);
       this.x.holo_free(arch);
       throw e;
     }
-    return new Session(this, w, arch, err, options.warmStore ?? null);
+    return new Session(this, w, arch, err, store, budget, owned);
   }
 }
 
-function toBytes(t) {
-  if (t instanceof Uint8Array) return t;
-  if (ArrayBuffer.isView(t)) return new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
-  if (t instanceof ArrayBuffer) return new Uint8Array(t);
-  throw new HologramError('INPUT', 'an input must be bytes or a typed array (optionally { data, shape })');
+const isTensorObject = (t) => t !== null && typeof t === 'object' && !ArrayBuffer.isView(t) && !isBuffer(t) && !Array.isArray(t) && 'data' in t;
+
+function arrayName(A) { return A === Uint8Array ? 'Uint8Array' : A.name; }
+
+/** Bytes of one input, checked against its port. */
+function inputBytes(t, port, i) {
+  const where = `input ${i} (${port.name})`;
+  if (t === undefined || t === null) throw new HologramError('INPUT', `${where}: missing`);
+  let data = t, shape, dtype;
+  if (isTensorObject(t)) {
+    data = t.data;
+    shape = t.shape ?? t.dims;
+    dtype = t.dtype;
+    if (dtype !== undefined && dtype !== port.dtype) throw new HologramError('INPUT', `${where}: dtype '${dtype}' does not match the port's dtype '${port.dtype}'`);
+  }
+  const A = ARRAYS[port.dtypeCode];
+  let bytes;
+  if (isBuffer(data)) bytes = new Uint8Array(data);
+  else if (data instanceof Uint8Array || data instanceof DataView) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  else if (ArrayBuffer.isView(data)) {
+    const ok = data.constructor === A || (port.dtype === 'float16' && typeof Float16Array !== 'undefined' && data instanceof Float16Array) || (port.dtypeCode === 2 && data instanceof Uint8ClampedArray);
+    if (!ok) throw new HologramError('INPUT', `${where}: a ${data.constructor.name} does not match dtype ${port.dtype} (pass a ${arrayName(A)}, or raw bytes as a Uint8Array)`);
+    bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  } else if (Array.isArray(data)) {
+    if (!A || port.dtype === 'float16') throw new HologramError('INPUT', `${where}: a plain array cannot be converted to dtype ${port.dtype}; pass bytes`);
+    try {
+      const big = A === BigInt64Array || A === BigUint64Array;
+      bytes = new Uint8Array(A.from(data, big ? (v) => BigInt(v) : Number).buffer);
+    } catch (e) {
+      throw new HologramError('INPUT', `${where}: cannot convert the array to ${port.dtype}: ${e.message}`);
+    }
+  } else {
+    throw new HologramError('INPUT', `${where}: expected bytes, a typed array, an array or { data, shape }`);
+  }
+  if (shape !== undefined && shape !== null) {
+    if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) throw new HologramError('INPUT', `${where}: shape must be an array`);
+    shape = Array.from(shape);
+    if (shape.length > MAX_RANK) throw new HologramError('INPUT', `${where}: rank ${shape.length} exceeds ${MAX_RANK}`);
+    for (const d of shape) {
+      const ok = typeof d === 'bigint' ? d >= 0n : Number.isSafeInteger(d) && d >= 0;
+      if (!ok) throw new HologramError('INPUT', `${where}: shape [${shape}] has an invalid dimension ${String(d)}`);
+    }
+  } else shape = undefined;
+  return { bytes, shape };
 }
 
+function tensorOf(rt, r, copy) {
+  const A = ARRAYS[r.dtypeCode] ?? Uint8Array;
+  const dtype = DTYPES[r.dtypeCode] ?? String(r.dtypeCode);
+  let data;
+  if (!copy && r.ptr % A.BYTES_PER_ELEMENT === 0 && r.byteLength % A.BYTES_PER_ELEMENT === 0) data = new A(rt.mem, r.ptr, r.byteLength / A.BYTES_PER_ELEMENT);
+  else {
+    const c = new Uint8Array(rt.mem, r.ptr, r.byteLength).slice();
+    data = c.byteLength % A.BYTES_PER_ELEMENT === 0 ? new A(c.buffer) : c;
+  }
+  return { data, dtype, shape: r.shape, label: r.label };
+}
+
+function readReport(rt, p) {
+  const dv = rt.dv();
+  const status = dv.getUint32(p, true);
+  const nState = Math.min(dv.getUint32(p + 12, true), MAX_STATE);
+  const q = p + LAYOUT.refineReportU64;
+  const u64 = (k) => Number(dv.getBigUint64(q + 8 * k, true));
+  return {
+    status: REFINE_STATUS[status] ?? String(status),
+    converged: status === 0 || status === 2,
+    passes: dv.getUint32(p + 4, true),
+    extraPassesUsed: dv.getUint32(p + 8, true),
+    stateLabels: Array.from({ length: nState }, (_, k) => rt.cstr(p + 16 + (LABEL_LEN + 1) * k, LABEL_LEN)),
+    dispatches: u64(0), elided: u64(1), memoHits: u64(2), bytesCompared: u64(3),
+    residentBytes: u64(4), residentCount: dv.getUint32(q + 40, true),
+    outputs: [],
+  };
+}
+
+/** A loaded archive. Not constructed directly: see load(). */
 class Session {
-  #rt; #w; #arch; #err; #store; #s;
-  constructor(rt, w, arch, err, store) {
-    this.#rt = rt; this.#w = w; this.#arch = arch; this.#err = err; this.#store = store;
+  #rt; #w; #arch; #err; #store; #s; #budget; #owned;
+  constructor(rt, w, arch, err, store, budget, owned) {
+    this.#rt = rt; this.#w = w; this.#arch = arch; this.#err = err; this.#store = store; this.#budget = budget; this.#owned = owned;
     this.#s = rt.x.holo_wasm_session(w);
-    this.inputs = this.#ports(true);
-    this.outputs = this.#ports(false);
-    this.backend = rt.cstr(rt.x.holo_wasm_backend_identity(w));
-    this.archiveLabel = rt.cstr(rt.x.holo_session_archive_label(this.#s), 71);
+    this.inputs = Object.freeze(this.#ports(true));
+    this.outputs = Object.freeze(this.#ports(false));
+    this.backend = rt.variant;
+    this.backendIdentity = rt.cstr(rt.x.holo_wasm_backend_identity(w));
+    this.archiveLabel = rt.cstr(rt.x.holo_session_archive_label(this.#s), LABEL_LEN);
   }
 
   #live() {
-    if (!this.#w) throw new HologramError('DISPOSED', 'session is disposed');
-    return this.#rt;
+    if (!this.#w) throw new HologramError('DISPOSED', 'the session is disposed');
+    const rt = this.#rt;
+    if (rt.poisoned) throw new HologramError('TRAP', `the session is unusable after a trap in its module instance (${rt.poisoned}); load the archive again`);
+    return rt;
   }
 
   #ports(input) {
@@ -168,107 +395,193 @@ class Session {
     const n = input ? x.holo_session_input_count(this.#s) : x.holo_session_output_count(this.#s);
     const info = rt.alloc(LAYOUT.port);
     const out = [];
-    for (let i = 0; i < n; i++) {
-      (input ? x.holo_session_input_info : x.holo_session_output_info)(this.#s, i, info);
-      const dv = new DataView(rt.mem);
-      const rank = dv.getUint32(info + 12, true);
-      const shape = rank === 255 ? null : Array.from({ length: rank }, (_, d) => {
-        const v = Number(dv.getBigInt64(info + 16 + 8 * d, true));
-        return v < 0 ? rt.cstr(dv.getUint32(info + 80 + 4 * d, true), dv.getUint32(info + 112 + 4 * d, true)) : v;
-      });
-      const dtypeCode = dv.getUint32(info + 8, true);
-      out.push({ name: rt.cstr(dv.getUint32(info, true), dv.getUint32(info + 4, true)), dtype: DTYPES[dtypeCode] ?? String(dtypeCode), dtypeCode, shape });
+    try {
+      for (let i = 0; i < n; i++) {
+        (input ? x.holo_session_input_info : x.holo_session_output_info)(this.#s, i, info);
+        const dv = rt.dv();
+        const rank = dv.getUint32(info + 12, true);
+        const shape = rank === 255 ? null : Object.freeze(Array.from({ length: rank }, (_, d) => {
+          const v = Number(dv.getBigInt64(info + 16 + 8 * d, true));
+          return v < 0 ? rt.cstr(dv.getUint32(info + 80 + 4 * d, true), dv.getUint32(info + 112 + 4 * d, true)) : v;
+        }));
+        const dtypeCode = dv.getUint32(info + 8, true);
+        out.push(Object.freeze({ name: rt.cstr(dv.getUint32(info, true), dv.getUint32(info + 4, true)), dtype: DTYPES[dtypeCode] ?? String(dtypeCode), dtypeCode, shape }));
+      }
+    } finally {
+      x.holo_free(info);
     }
-    x.holo_free(info);
     return out;
   }
 
-  #run(inputs) {
-    const rt = this.#live(), x = rt.x;
-    if (!Array.isArray(inputs)) throw new HologramError('INPUT', 'execute: inputs must be an array in port order (use run() for named feeds)');
-    const nIn = inputs.length, nOut = this.outputs.length;
-    const inArr = rt.alloc(LAYOUT.input * Math.max(nIn, 1));
-    const views = rt.alloc(LAYOUT.view * Math.max(nOut, 1));
+  #ordered(inputs, what) {
+    if (Array.isArray(inputs)) return inputs;
+    if (inputs !== null && typeof inputs === 'object' && !ArrayBuffer.isView(inputs)) return this.#byName(inputs, what);
+    throw new HologramError('INPUT', `${what}: inputs must be an array in port order or an object of named feeds`);
+  }
+
+  #byName(feeds, what) {
+    if (feeds === null || typeof feeds !== 'object' || Array.isArray(feeds)) throw new HologramError('INPUT', `${what}: feeds must be an object { inputName: tensor }`);
+    const get = feeds instanceof Map ? (k) => feeds.get(k) : (k) => (Object.prototype.hasOwnProperty.call(feeds, k) ? feeds[k] : undefined);
+    const keys = feeds instanceof Map ? [...feeds.keys()] : Object.keys(feeds);
+    for (const k of keys) if (!this.inputs.some((p) => p.name === k)) throw new HologramError('INPUT', `${what}: unknown input '${k}' (inputs: ${this.inputs.map((p) => p.name).join(', ')})`);
+    return this.inputs.map((p) => {
+      const t = get(p.name);
+      if (t === undefined) throw new HologramError('INPUT', `${what}: missing feed for input '${p.name}'`);
+      return t;
+    });
+  }
+
+  /** Writes holo_input[] for `inputs`; returns [array pointer, pointers to free]. */
+  #marshal(rt, inputs, what) {
+    const ports = this.inputs;
+    if (inputs.length !== ports.length) throw new HologramError('INPUT', `${what}: expected ${ports.length} input${ports.length === 1 ? '' : 's'} (${ports.map((p) => p.name).join(', ')}), got ${inputs.length}`);
+    const prepared = inputs.map((t, i) => inputBytes(t, ports[i], i));
     const owned = [];
     try {
-      for (let i = 0; i < nIn; i++) {
-        const t = inputs[i];
-        const isObj = t && !ArrayBuffer.isView(t) && !(t instanceof ArrayBuffer) && 'data' in t;
-        const bytes = toBytes(isObj ? t.data : t);
+      const inArr = rt.alloc(LAYOUT.input * Math.max(prepared.length, 1));
+      owned.push(inArr);
+      prepared.forEach(({ bytes, shape }, i) => {
         const p = rt.copyIn(bytes, 64); owned.push(p);
-        let shapePtr = 0, rank = 0;
-        const shape = isObj ? t.shape ?? t.dims : undefined;
+        let shapePtr = 0;
         if (shape) {
-          rank = shape.length;
-          shapePtr = rt.alloc(8 * Math.max(rank, 1), 8); owned.push(shapePtr);
-          const dv = new DataView(rt.mem);
+          shapePtr = rt.alloc(8 * Math.max(shape.length, 1), 8); owned.push(shapePtr);
+          const dv = rt.dv();
           shape.forEach((d, k) => dv.setBigInt64(shapePtr + 8 * k, BigInt(d), true));
         }
-        const dv = new DataView(rt.mem);
+        const dv = rt.dv();
         dv.setUint32(inArr + 16 * i, p, true);
         dv.setUint32(inArr + 16 * i + 4, bytes.byteLength, true);
         dv.setUint32(inArr + 16 * i + 8, shapePtr, true);
-        dv.setUint32(inArr + 16 * i + 12, rank, true);
-      }
+        dv.setUint32(inArr + 16 * i + 12, shape ? shape.length : 0, true);
+      });
+      return [inArr, owned];
+    } catch (e) {
+      if (!rt.poisoned) for (const p of owned) rt.x.holo_free(p);
+      throw e;
+    }
+  }
+
+  #views(rt, views, n) {
+    const dv = rt.dv();
+    const res = [];
+    for (let k = 0; k < n; k++) {
+      const v = views + LAYOUT.view * k;
+      const rank = dv.getUint32(v + 84, true);
+      res.push({
+        label: rt.cstr(v, LABEL_LEN),
+        ptr: dv.getUint32(v + 72, true),
+        byteLength: dv.getUint32(v + 76, true),
+        dtypeCode: dv.getUint32(v + 80, true),
+        shape: Array.from({ length: rank }, (_, d) => Number(dv.getBigInt64(v + 88 + 8 * d, true))),
+      });
+    }
+    return res;
+  }
+
+  /** Runs `call(inArr, nIn, views, nOut, extra)` with the warm store attached; frees its scratch. */
+  #call(inputs, what, call, extraBytes = 0, copy = true, after = null) {
+    const rt = this.#live(), x = rt.x;
+    const [inArr, owned] = this.#marshal(rt, inputs, what);
+    const nOut = this.outputs.length;
+    try {
+      const views = rt.alloc(LAYOUT.view * Math.max(nOut, 1)); owned.push(views);
+      const extra = extraBytes ? rt.alloc(extraBytes, 16) : 0; if (extra) owned.push(extra);
       rt.store = this.#store;
+      rt.storeError = null;
       let st;
       try {
-        st = x.holo_wasm_execute(this.#w, inArr, nIn, views, nOut, this.#err);
+        st = call(inArr, inputs.length, views, nOut, extra);
       } finally {
         rt.store = null;
       }
       if (st !== 0) throw rt.error(this.#err, st);
-      const dv = new DataView(rt.mem);
-      const res = [];
-      for (let k = 0; k < nOut; k++) {
-        const v = views + LAYOUT.view * k;
-        const rank = dv.getUint32(v + 84, true);
-        res.push({
-          label: rt.cstr(v, 71),
-          ptr: dv.getUint32(v + 72, true),
-          byteLength: dv.getUint32(v + 76, true),
-          dtypeCode: dv.getUint32(v + 80, true),
-          shape: Array.from({ length: rank }, (_, d) => Number(dv.getBigInt64(v + 88 + 8 * d, true))),
-        });
-      }
-      return res;
+      if (after) after(extra);
+      return { outs: this.#views(rt, views, nOut).map((r) => tensorOf(rt, r, copy)) };
     } finally {
-      for (const p of owned) x.holo_free(p);
-      x.holo_free(inArr);
-      x.holo_free(views);
+      if (!rt.poisoned) for (const p of owned) x.holo_free(p);
     }
   }
 
   /** Executes with inputs in port order; returns owned outputs { data, dtype, shape, label }. */
   execute(inputs) {
-    return this.#run(inputs).map((r) => {
-      const A = ARRAYS[r.dtypeCode] ?? Uint8Array;
-      const copy = new Uint8Array(this.#rt.mem, r.ptr, r.byteLength).slice();
-      return { data: new A(copy.buffer), dtype: DTYPES[r.dtypeCode], shape: r.shape, label: r.label };
-    });
+    return this.#call(this.#ordered(inputs, 'execute'), 'execute', (i, n, v, m) => this.#rt.x.holo_wasm_execute(this.#w, i, n, v, m, this.#err)).outs;
   }
 
   /**
    * Executes and returns labels with zero-copy views into wasm memory. A view
-   * is valid until the next call on this session (or any call that may grow
-   * memory); copy it to keep it.
+   * is valid until the next call into this session's module instance (any
+   * execute, run, refine, load or dispose on it, which may reuse the buffer or
+   * grow memory, detaching the view); copy it to keep it.
    */
   executeAddressed(inputs) {
-    return this.#run(inputs).map((r) => {
-      const A = ARRAYS[r.dtypeCode] ?? Uint8Array;
-      return { label: r.label, dtype: DTYPES[r.dtypeCode], shape: r.shape, data: new A(this.#rt.mem, r.ptr, r.byteLength / (A.BYTES_PER_ELEMENT)) };
-    });
+    return this.#call(this.#ordered(inputs, 'executeAddressed'), 'executeAddressed', (i, n, v, m) => this.#rt.x.holo_wasm_execute(this.#w, i, n, v, m, this.#err), 0, false).outs;
   }
 
-  /** Named feeds, as in ONNX Runtime: run({ x: { data, shape } }) -> { y: {...} }. */
+  /** Named feeds, as in ONNX Runtime: run({ x: { data, shape } }) -> { y: { data, dtype, shape, label } }. */
   run(feeds) {
-    const ordered = this.inputs.map((p) => {
-      if (!(p.name in feeds)) throw new HologramError('INPUT', `run: missing feed for input '${p.name}'`);
-      return feeds[p.name];
-    });
-    for (const k of Object.keys(feeds)) if (!this.inputs.some((p) => p.name === k)) throw new HologramError('INPUT', `run: unknown input '${k}'`);
-    const outs = this.execute(ordered);
+    this.#live();
+    const outs = this.execute(this.#byName(feeds, 'run'));
     return Object.fromEntries(this.outputs.map((p, i) => [p.name, outs[i]]));
+  }
+
+  /**
+   * Iterates the archive to a fixed point: each pass's state outputs become
+   * the next pass's state inputs. `state` holds every input (port order or
+   * named), state inputs carrying the initial state. Returns the report.
+   */
+  refine(plan, state) {
+    const rt = this.#live();
+    if (!rt.hasRefine) throw new HologramError('UNSUPPORTED', 'refinement is not compiled into this core module');
+    const a = this.#plan(plan);
+    const reportOff = LAYOUT.refineArgs + ((16 - (LAYOUT.refineArgs % 16)) % 16);
+    let report;
+    const { outs } = this.#call(this.#ordered(state, 'refine'), 'refine', (i, n, v, m, extra) => {
+      const dv = rt.dv();
+      new Uint8Array(rt.mem, extra, reportOff + LAYOUT.refineReport).fill(0);
+      const head = [a.passBudget, a.validators, a.repair, a.extraPasses, a.contract ? 1 : 0, a.contract ? a.contract.inputs.length : 0];
+      head.forEach((v, k) => dv.setUint32(extra + 4 * k, v, true));
+      if (a.contract) {
+        a.contract.inputs.forEach((p, k) => dv.setUint32(extra + 24 + 4 * k, p, true));
+        a.contract.outputs.forEach((p, k) => dv.setUint32(extra + 24 + 4 * MAX_STATE + 4 * k, p, true));
+      }
+      return rt.x.holo_wasm_refine(this.#w, extra, i, n, extra + reportOff, v, m, this.#err);
+    }, reportOff + LAYOUT.refineReport, true, (extra) => { report = readReport(rt, extra + reportOff); });
+    report.outputs = outs;
+    return report;
+  }
+
+  #plan(plan) {
+    if (plan === null || typeof plan !== 'object') throw new HologramError('ARG', 'refine: plan must be an object { passBudget, validators?, repair?, contract? }');
+    const known = new Set(['passBudget', 'validators', 'repair', 'contract']);
+    for (const k of Object.keys(plan)) if (!known.has(k)) throw new HologramError('ARG', `refine: unknown plan field '${k}'`);
+    const passBudget = plan.passBudget;
+    if (!Number.isInteger(passBudget) || passBudget < 1 || passBudget > 0xffffffff) throw new HologramError('ARG', `refine: passBudget must be a positive integer, got ${String(passBudget)}`);
+    let validators = 0;
+    for (const v of plan.validators ?? ['stableLabels']) {
+      if (!(v in VALIDATORS)) throw new HologramError('ARG', `refine: unknown validator '${v}' (stableLabels, stableBytes)`);
+      validators |= VALIDATORS[v];
+    }
+    let repair = 0, extraPasses = 0;
+    const r = plan.repair ?? 'none';
+    if (r !== 'none') {
+      const n = r && typeof r === 'object' ? r.retryPass : undefined;
+      if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new HologramError('ARG', "refine: repair must be 'none' or { retryPass: n } with n a non-negative integer");
+      repair = 1; extraPasses = n;
+    }
+    let contract = null;
+    if (plan.contract !== undefined) {
+      const c = plan.contract;
+      if (!c || !Array.isArray(c.inputs) || !Array.isArray(c.outputs) || c.inputs.length !== c.outputs.length || c.inputs.length > MAX_STATE) {
+        throw new HologramError('ARG', `refine: contract must be { inputs: [...], outputs: [...] } of equal length (at most ${MAX_STATE})`);
+      }
+      const idx = (list, ports, kind) => list.map((p) => {
+        const i = typeof p === 'string' ? ports.findIndex((q) => q.name === p) : p;
+        if (!Number.isInteger(i) || i < 0 || i >= ports.length) throw new HologramError('ARG', `refine: contract names no ${kind} ${JSON.stringify(p)}`);
+        return i;
+      });
+      contract = { inputs: idx(c.inputs, this.inputs, 'input'), outputs: idx(c.outputs, this.outputs, 'output') };
+    }
+    return { passBudget, validators, repair, extraPasses, contract };
   }
 
   get inputCount() { this.#live(); return this.inputs.length; }
@@ -277,17 +590,32 @@ class Session {
   get residentBytes() { return Number(this.#live().x.holo_session_resident_bytes(this.#s)); }
   get residentCount() { return this.#live().x.holo_session_resident_count(this.#s); }
   get contentStoreLen() { return this.#live().x.holo_session_content_store_len(this.#s); }
+  /** The last exception the warm store threw during a call (treated as a miss / failed put), or null. */
+  get storeError() { return this.#live().storeError; }
   get counters() {
     const rt = this.#live();
     const p = rt.alloc(LAYOUT.counters, 8);
-    rt.x.holo_session_counters(this.#s, p);
-    const dv = new DataView(rt.mem);
-    const c = Object.fromEntries(COUNTERS.map((k, i) => [k, Number(dv.getBigUint64(p + 8 * i, true))]));
-    rt.x.holo_free(p);
-    return c;
+    try {
+      rt.x.holo_session_counters(this.#s, p);
+      const dv = rt.dv();
+      return Object.fromEntries(COUNTERS.map((k, i) => [k, Number(dv.getBigUint64(p + 8 * i, true))]));
+    } finally {
+      if (!rt.poisoned) rt.x.holo_free(p);
+    }
   }
 
-  /** Re-hashes every constant against its stored label. */
+  /** The bound on transient bytes (0: unbounded). */
+  get memoryBudget() { this.#live(); return Number(this.#budget); }
+  set memoryBudget(bytes) { this.setMemoryBudget(bytes); }
+  setMemoryBudget(bytes) {
+    const rt = this.#live();
+    const b = toU64(bytes, 'memoryBudget');
+    const st = rt.x.holo_wasm_set_memory_budget(this.#w, Number(b & 0xffffffffn), Number(b >> 32n));
+    if (st !== 0) throw new HologramError(STATUS[st] ?? 'UNKNOWN', `setMemoryBudget(${b}) failed`);
+    this.#budget = b;
+  }
+
+  /** Re-hashes every constant against its stored label; FORMAT error on a mismatch. */
   verify() {
     const rt = this.#live();
     const st = rt.x.holo_session_verify_constants(this.#s, this.#err);
@@ -295,12 +623,19 @@ class Session {
     return true;
   }
 
+  get disposed() { return !this.#w; }
+
+  /** Frees the session (idempotent). Later calls throw DISPOSED. */
   dispose() {
     if (!this.#w) return;
-    const x = this.#rt.x;
-    x.holo_wasm_free_session(this.#w);
-    x.holo_free(this.#arch);
-    x.holo_free(this.#err);
+    const rt = this.#rt;
+    if (!rt.poisoned) {
+      rt.x.holo_wasm_free_session(this.#w);
+      rt.x.holo_free(this.#arch);
+      rt.x.holo_free(this.#err);
+    }
     this.#w = 0;
+    this.#store = null;
   }
 }
+if (typeof Symbol.dispose === 'symbol') Session.prototype[Symbol.dispose] = Session.prototype.dispose;

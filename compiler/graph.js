@@ -111,6 +111,12 @@ export class GraphBuilder {
     return this;
   }
 
+  /** Refinement state contract: input port `inPort` is fed by output port `outPort`. */
+  state(inPort, outPort) {
+    (this._state ??= []).push([inPort, outPort]);
+    return this;
+  }
+
   toJSON() {
     return structuredClone({
       meta: this._meta,
@@ -119,6 +125,7 @@ export class GraphBuilder {
       nodes: this._nodes,
       inputs: this._inputs,
       outputs: this._outputs,
+      ...(this._state ? { state: this._state } : {}),
     });
   }
 }

@@ -10,7 +10,7 @@ import {
   ATTR_TYPE_NAMES, RECORD_SIZE, toBytes,
 } from './holo-writer.js';
 
-const KNOWN = new Set(['STRS', 'SYMS', 'VALS', 'CONS', 'DATA', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META']);
+const KNOWN = new Set(['STRS', 'SYMS', 'VALS', 'CONS', 'DATA', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT']);
 const MANDATORY = ['STRS', 'VALS', 'NODE', 'IOIX', 'PORT'];
 const dec = new TextDecoder('utf-8');
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -265,7 +265,16 @@ export function readHolo(input) {
     isOutPort[id] = 1;
   });
 
-  return {
+  const STAT = counted('STAT');
+  const state = [];
+  for (let k = 0; k < STAT.n; k++) {
+    const i = u32(STAT.base + 8 * k), o = u32(STAT.base + 8 * k + 4);
+    if (i >= inPorts.length || o >= outPorts.length) fail(`state ${k}: port (${i}, ${o}) out of range`);
+    if (state.some(([a, b]) => a === i || b === o)) fail(`state ${k}: a port is listed twice`);
+    state.push([i, o]);
+  }
+
+  const graph = {
     meta,
     symbols,
     values: vals.map((v) => {
@@ -281,4 +290,6 @@ export function readHolo(input) {
     inputs: inPorts,
     outputs: outPorts,
   };
+  if (state.length) graph.state = state;
+  return graph;
 }

@@ -30,8 +30,8 @@ export const DTYPE_SIZE = new Map([
 ]);
 export const ATTR_TYPES = { int: 1, float: 2, ints: 3, floats: 4, string: 5 };
 export const ATTR_TYPE_NAMES = [null, 'int', 'float', 'ints', 'floats', 'string'];
-export const RECORD_SIZE = { SYMS: 8, VALS: 80, CONS: 48, ATTR: 24, NODE: 32, IOIX: 4, META: 16 };
-export const SECTION_ORDER = ['STRS', 'SYMS', 'VALS', 'CONS', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'DATA'];
+export const RECORD_SIZE = { SYMS: 8, VALS: 80, CONS: 48, ATTR: 24, NODE: 32, IOIX: 4, META: 16, STAT: 8 };
+export const SECTION_ORDER = ['STRS', 'SYMS', 'VALS', 'CONS', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT', 'DATA'];
 export const CONTENT_PREFIX = 'holo/content/v1\0';
 
 const I64_MIN = -(1n << 63n);
@@ -230,7 +230,22 @@ export function validateGraph(graph) {
     isOutPort.add(id);
   });
 
-  return { meta: nMeta, symbols: [...symbols], values: nValues, nodes: nNodes, inputs: [...inputs], outputs: [...outputs] };
+  // state contract (optional): [[input port, output port], ...]
+  const state = graph.state ?? [];
+  if (!Array.isArray(state)) fail('graph.state must be an array of [input port, output port] pairs');
+  const seenIn = new Set(), seenOut = new Set();
+  state.forEach((pair, k) => {
+    if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((x) => Number.isInteger(x) && x >= 0))
+      fail(`state[${k}] must be a pair of port indices`);
+    const [i, o] = pair;
+    if (i >= inputs.length) fail(`state[${k}]: input port ${i} does not exist`);
+    if (o >= outputs.length) fail(`state[${k}]: output port ${o} does not exist`);
+    if (seenIn.has(i) || seenOut.has(o)) fail(`state[${k}]: a port is listed twice in the state contract`);
+    seenIn.add(i); seenOut.add(o);
+  });
+  if (state.length > 64) fail(`state: ${state.length} state ports, at most 64`);
+
+  return { meta: nMeta, symbols: [...symbols], values: nValues, nodes: nNodes, inputs: [...inputs], outputs: [...outputs], state: state.map((p) => [...p]) };
 }
 
 function encodeAttr(name, type, value, da, fail) {
@@ -424,6 +439,12 @@ export function writeHolo(graph) {
       b.writeUInt32LE(v[0], p + 8); b.writeUInt32LE(v[1], p + 12);
     });
     put('META', b);
+  }
+  if (g.state.length) {
+    const b = Buffer.alloc(4 + 8 * g.state.length);
+    b.writeUInt32LE(g.state.length, 0);
+    g.state.forEach(([i, o], k) => { b.writeUInt32LE(i, 4 + 8 * k); b.writeUInt32LE(o, 8 + 8 * k); });
+    put('STAT', b);
   }
   if (consts.length) {
     const b = new Uint8Array(dataCursor);

@@ -31,9 +31,9 @@ typedef struct sect {
   bool present;
 } sect;
 
-enum { S_STRS, S_SYMS, S_VALS, S_CONS, S_DATA, S_ATTR, S_NODE, S_IOIX, S_PORT, S_META, S_COUNT };
-static const char SECT_IDS[S_COUNT][5] = {"STRS", "SYMS", "VALS", "CONS", "DATA",
-                                          "ATTR", "NODE", "IOIX", "PORT", "META"};
+enum { S_STRS, S_SYMS, S_VALS, S_CONS, S_DATA, S_ATTR, S_NODE, S_IOIX, S_PORT, S_META, S_STAT, S_COUNT };
+static const char SECT_IDS[S_COUNT][5] = {"STRS", "SYMS", "VALS", "CONS", "DATA", "ATTR",
+                                          "NODE", "IOIX", "PORT", "META", "STAT"};
 
 typedef struct reader {
   const uint8_t *base;
@@ -370,9 +370,27 @@ static holo_status ports(reader *r, holo_archive *ar) {
   return HOLO_OK;
 }
 
+static holo_status state_contract(reader *r, holo_archive *ar) {
+  const uint8_t *rec;
+  holo_status st = table(r, S_STAT, 8, 64, &ar->n_state, &rec);
+  if (st) return st;
+  ar->state = zalloc(r->a, 2 * (size_t)ar->n_state, 4);
+  if (!ar->state) return holo_err(r->err, HOLO_ERR_MEMORY, "out of memory reading the state contract");
+  for (uint32_t k = 0; k < ar->n_state; k++) {
+    uint32_t in = rd32(rec + 8 * (size_t)k), out = rd32(rec + 8 * (size_t)k + 4);
+    if (in >= ar->n_in_ports || out >= ar->n_out_ports)
+      FAIL("state contract %u: port (%u, %u) out of range (%u inputs, %u outputs)", k, in, out, ar->n_in_ports, ar->n_out_ports);
+    for (uint32_t j = 0; j < k; j++)
+      if (ar->state[2 * j] == in || ar->state[2 * j + 1] == out) FAIL("state contract %u: a port is listed twice", k);
+    ar->state[2 * k] = in;
+    ar->state[2 * k + 1] = out;
+  }
+  return HOLO_OK;
+}
+
 void holo_archive_release(holo_archive *ar, const holo_allocator *a) {
   void *ptrs[] = {ar->values, ar->consts, ar->nodes, ar->attrs, ar->io,
-                  ar->in_ports, ar->out_ports, ar->syms, ar->meta};
+                  ar->in_ports, ar->out_ports, ar->syms, ar->meta, ar->state};
   for (unsigned i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
     if (ptrs[i]) a->free(a->ctx, ptrs[i]);
   holo_memset(ar, 0, sizeof *ar);
@@ -388,7 +406,7 @@ holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allo
   ar->len = len;
   holo_status st;
   if ((st = header(r)) || (st = values(r, ar)) || (st = constants(r, ar)) ||
-      (st = attributes(r, ar)) || (st = graph(r, ar)) || (st = ports(r, ar))) {
+      (st = attributes(r, ar)) || (st = graph(r, ar)) || (st = ports(r, ar)) || (st = state_contract(r, ar))) {
     holo_archive_release(ar, a);
     return st;
   }

@@ -49,6 +49,8 @@ typedef struct holo_archive {
   uint32_t *in_ports, *out_ports;
   holo_ar_str *syms;
   holo_ar_str *meta; /* 2 * n_meta: key, value */
+  uint32_t n_state;  /* optional state contract (STAT): input port <- output port */
+  uint32_t *state;   /* 2 * n_state: input port, output port */
 } holo_archive;
 
 holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allocator *a,

@@ -111,6 +111,12 @@ holo_status holo_refine_runner_init(holo_refine_runner *r, holo_session *s, cons
   r->plan = plan;
   if (plan->has_contract) {
     r->contract = plan->contract;
+  } else if (ar->n_state) { /* the archive's own contract */
+    r->contract.n = ar->n_state;
+    for (uint32_t k = 0; k < ar->n_state; k++) {
+      r->contract.input[k] = ar->state[2 * k];
+      r->contract.output[k] = ar->state[2 * k + 1];
+    }
   } else {
     /* Derived: every input is state, fed by the output of the same index. */
     if (ar->n_in_ports != ar->n_out_ports || ar->n_in_ports == 0 || ar->n_in_ports > HOLO_MAX_STATE)

@@ -31,5 +31,22 @@ else
 fi
 [ $rc -ne 0 ] && [ -z "$line" ] && add 0 1
 
+# Conformance (ONNX backend test data through the wasm build) and other
+# suites that print "<name>: N passed, N failed".
+suite() {
+  local name=$1; shift
+  out=$("$@" 2>&1); rc=$?
+  echo "$out" | tail -8
+  line=$(grep -oP "^$name: \K[0-9]+ passed, [0-9]+ failed" <<<"$out" | tail -1)
+  if [ -n "$line" ]; then
+    add "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+    [ $rc -ne 0 ] && [ "$(cut -d' ' -f3 <<<"$line")" = 0 ] && add 0 1
+  else
+    echo "$name: produced no summary (exit $rc)"; add 0 1
+  fi
+}
+suite conformance node tests/conformance/run.mjs --check-baseline
+[ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -95,7 +95,8 @@ int holo_cli_dump(const char *path) {
   size_t len;
   holo_error err = {0};
   holo_archive ar;
-  if (holo_read_file(path, &bytes, &len, &err)) return holo_cli_fail(path, &err, 1);
+  int rc = cli_read_file(path, CLI_ARCHIVE, &bytes, &len);
+  if (rc) return rc;
   if (holo_archive_parse(bytes, len, holo_std_allocator(), &ar, &err)) {
     free(bytes);
     return holo_cli_fail(path, &err, 2);
@@ -154,6 +155,11 @@ int holo_cli_dump(const char *path) {
   ids(f, ar.in_ports, ar.n_in_ports);
   fputs(",\"outputs\":", f);
   ids(f, ar.out_ports, ar.n_out_ports);
+  if (ar.n_state) {
+    fputs(",\"state\":[", f);
+    for (uint32_t k = 0; k < ar.n_state; k++) fprintf(f, "%s[%u,%u]", k ? "," : "", ar.state[2 * k], ar.state[2 * k + 1]);
+    fputc(']', f);
+  }
   fputs("}\n", f);
   holo_archive_release(&ar, holo_std_allocator());
   free(bytes);

@@ -1,281 +1,248 @@
 /* `holo`: the command-line program, native (std) and WASI (holo.wasm).
- * Exit codes: 0 ok, 1 usage, 2 bad archive, 3 bad input, 4 resource limit. */
-#include <math.h>
+ *   wasmtime run --dir . holo.wasm run model.holo --input x.npy -o out
+ * docs/cli.md is its manual. Exit codes: 0 ok, 1 usage, 2 bad archive,
+ * 3 bad input, 4 resource limit; a failure is one line on stderr. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hologram/cpu_backend.h"
+#include "hologram/refine.h"
 #include "holo-cli.h"
 #include "holo-std.h"
 
 static const char USAGE[] =
-    "usage: holo <verb> FILE.holo [options]\n"
+    "usage: holo VERB FILE.holo [options]     (WASI: wasmtime run --dir . holo.wasm VERB ...)\n"
     "verbs:\n"
-    "  info FILE               ports, dtypes, shapes, kernel count, labels\n"
-    "  dump FILE               the archive as graph JSON\n"
-    "  run FILE [--input F]... run once; inputs are raw little-endian files in port\n"
-    "                          order (default: a fixed sin() pattern); --print shows outputs\n"
-    "  bench FILE [--repeat N] median time of N executions with fresh inputs and of memo hits\n"
-    "  verify FILE             recompute every constant label and compare\n"
-    "options: --warm-store DIR  --memory-budget BYTES  --shape i=d0,d1,..  --print\n";
+    "  info FILE     ports, dtypes, shapes, kernel count, archive label, backend, metadata\n"
+    "  dump FILE     the archive as graph JSON\n"
+    "  run FILE      execute once; inputs from files (default: a generated pattern)\n"
+    "  refine FILE   run a refinement plan; prints the report as JSON\n"
+    "  bench FILE    median of N full executions (distinct inputs) and of N memo hits, as JSON\n"
+    "  verify FILE   recompute every constant's label from its bytes\n"
+    "inputs and outputs (PORT is a port name or index; without PORT=, --input and --output\n"
+    "go in port order and --input-dtype/--shape apply to the latest --input):\n"
+    "  -i, --input [PORT=]FILE       a .npy file (v1-3, little-endian, C order) or raw bytes\n"
+    "  --input-dtype [PORT=]DTYPE    raw files: float32 float64 float16 int8 int16 int32 int64\n"
+    "                                uint8 uint16 uint32 uint64 bool (or f4 f8 i8 i4 u1 b1 ...)\n"
+    "  --shape [PORT=]D0,D1,...      raw files and generated inputs: the shape (symbolic dims)\n"
+    "  --output [PORT=]FILE          write that output as .npy\n"
+    "  -o, --output-dir DIR          write every output as DIR/<output name>.npy\n"
+    "  --print                       print every output value (default: the first 16)\n"
+    "session:\n"
+    "  --warm-store DIR              FileWarmStore: DIR/sha256-<hex>.hws, one record per label\n"
+    "  --trust-store                 take warm-store records without re-hashing them\n"
+    "  --memory-budget BYTES         bound on transient memory (suffix k, m, g: KiB, MiB, GiB)\n"
+    "bench:  --repeat N (default 20)\n"
+    "refine: --passes N (default 8)  --validator stable-labels|stable-bytes (repeatable)\n"
+    "        --retry N (RetryPass: up to N extra passes)  --state-in PORT --state-out PORT (pairs)\n"
+    "exit codes: 0 ok, 1 usage, 2 bad archive, 3 bad input, 4 resource limit\n";
 
-int holo_cli_fail(const char *what, const holo_error *err, int code) {
-  fprintf(stderr, "holo: %s: %s\n", what, err->message);
-  return code;
-}
-
-static int exit_code(holo_status st) {
-  switch (st) {
-  case HOLO_ERR_FORMAT:
-  case HOLO_ERR_UNSUPPORTED: return 2;
-  case HOLO_ERR_INPUT:
-  case HOLO_ERR_ARG:
-  case HOLO_ERR_KERNEL: return 3;
-  default: return 4;
+static bool parse_u64(const char *s, uint64_t *out, bool suffix) {
+  if (!s || *s < '0' || *s > '9') return false;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno) return false;
+  uint64_t mul = 1;
+  if (suffix && *end) {
+    switch (*end) {
+    case 'k': case 'K': mul = 1ull << 10; break;
+    case 'm': case 'M': mul = 1ull << 20; break;
+    case 'g': case 'G': mul = 1ull << 30; break;
+    default: return false;
+    }
+    end++;
+    if (*end == 'i' && end[1] == 'B') end += 2;
+    else if (*end == 'B') end++;
   }
+  if (*end || (v && mul > UINT64_MAX / v)) return false;
+  *out = (uint64_t)v * mul;
+  return true;
 }
 
-typedef struct cli {
-  const char *verb, *file, *store_dir;
-  const char *inputs[64];
-  int n_inputs;
-  int64_t shapes[64][HOLO_MAX_RANK];
-  uint32_t ranks[64];
-  bool has_shape[64];
-  uint64_t budget;
-  int repeat;
-  bool print;
-} cli;
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+static int add_spec(cli *c, cli_spec_kind kind, const char *raw, int *latest_input) {
+  if (c->n_specs >= CLI_MAX_SPECS) return cli_fail(CLI_USAGE, "too many per-port options (at most %d)", CLI_MAX_SPECS);
+  cli_spec *sp = &c->specs[c->n_specs];
+  memset(sp, 0, sizeof *sp);
+  sp->kind = kind;
+  sp->raw = raw;
+  if (kind == SPEC_DTYPE || kind == SPEC_SHAPE) {
+    sp->seq = *latest_input;
+  } else {
+    /* positional index among unprefixed specs of this kind; fixed up by
+     * cli_resolve_specs, which knows the port names */
+    int n = 0;
+    for (int k = 0; k < c->n_specs; k++) n += c->specs[k].kind == kind;
+    sp->seq = n;
+  }
+  if (kind == SPEC_INPUT) *latest_input = c->n_specs;
+  c->n_specs++;
+  return 0;
 }
+
+typedef enum { O_FLAG, O_VALUE } opt_arity;
 
 static int parse_args(int argc, char **argv, cli *c) {
   memset(c, 0, sizeof *c);
   c->repeat = 20;
-  if (argc < 3) return 1;
+  c->passes = 8;
+  int latest_input = -1;
   c->verb = argv[1];
-  c->file = argv[2];
-  for (int i = 3; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : 0;
-    if (!strcmp(a, "--print")) c->print = true;
-    else if (!v) return 1;
-    else if (!strcmp(a, "--input") && c->n_inputs < 64) c->inputs[c->n_inputs++] = argv[++i];
-    else if (!strcmp(a, "--warm-store")) c->store_dir = argv[++i];
-    else if (!strcmp(a, "--memory-budget")) c->budget = strtoull(argv[++i], 0, 10);
-    else if (!strcmp(a, "--repeat")) c->repeat = atoi(argv[++i]);
-    else if (!strcmp(a, "--shape")) {
-      char *end;
-      long idx = strtol(argv[++i], &end, 10);
-      if (idx < 0 || idx >= 64 || *end != '=') return 1;
-      uint32_t r = 0;
-      for (char *p = end + 1; *p && r < HOLO_MAX_RANK; r++) {
-        c->shapes[idx][r] = strtoll(p, &p, 10);
-        if (*p == ',') p++;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] != '-' || !a[1]) {
+      if (c->file) return cli_fail(CLI_USAGE, "unexpected argument '%s' (one archive per call; see holo --help)", a);
+      c->file = a;
+      continue;
+    }
+    /* --opt=value or --opt value */
+    char name[64];
+    const char *v = 0, *eq = strchr(a, '=');
+    if (eq && a[1] == '-' && (size_t)(eq - a) < sizeof name) {
+      memcpy(name, a, (size_t)(eq - a));
+      name[eq - a] = 0;
+      v = eq + 1;
+    } else {
+      snprintf(name, sizeof name, "%s", a);
+    }
+    if (!strcmp(name, "--print") || !strcmp(name, "--trust-store")) {
+      if (v) return cli_fail(CLI_USAGE, "%s takes no value", name);
+      if (name[2] == 'p') c->print = true;
+      else c->trust_store = true;
+      continue;
+    }
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) continue; /* handled in main */
+    static const char *VALUED[] = {"--input", "-i", "--input-dtype", "--shape", "--output", "-o", "--output-dir",
+                                   "--warm-store", "--memory-budget", "--repeat", "--passes", "--validator",
+                                   "--retry", "--state-in", "--state-out", 0};
+    bool known = false;
+    for (int k = 0; VALUED[k]; k++) known = known || !strcmp(name, VALUED[k]);
+    if (!known) return cli_fail(CLI_USAGE, "unknown option '%s' (see holo --help)", name);
+    if (!v) {
+      if (i + 1 >= argc) return cli_fail(CLI_USAGE, "%s needs a value (see holo --help)", name);
+      v = argv[++i];
+    }
+    int rc = 0;
+    uint64_t u;
+    if (!strcmp(name, "--input") || !strcmp(name, "-i")) rc = add_spec(c, SPEC_INPUT, v, &latest_input);
+    else if (!strcmp(name, "--input-dtype")) rc = add_spec(c, SPEC_DTYPE, v, &latest_input);
+    else if (!strcmp(name, "--shape")) rc = add_spec(c, SPEC_SHAPE, v, &latest_input);
+    else if (!strcmp(name, "--output")) rc = add_spec(c, SPEC_OUTPUT, v, &latest_input);
+    else if (!strcmp(name, "--state-in")) rc = add_spec(c, SPEC_STATE_IN, v, &latest_input);
+    else if (!strcmp(name, "--state-out")) rc = add_spec(c, SPEC_STATE_OUT, v, &latest_input);
+    else if (!strcmp(name, "-o") || !strcmp(name, "--output-dir")) c->out_dir = v;
+    else if (!strcmp(name, "--warm-store")) c->store_dir = v;
+    else if (!strcmp(name, "--memory-budget")) {
+      if (!parse_u64(v, &c->budget, true))
+        return cli_fail(CLI_USAGE, "--memory-budget %s: expected a byte count like 67108864 or 64m", v);
+    } else if (!strcmp(name, "--repeat")) {
+      if (!parse_u64(v, &u, false) || u < 1 || u > 1000000)
+        return cli_fail(CLI_USAGE, "--repeat %s: expected a count from 1 to 1000000", v);
+      c->repeat = (int)u;
+    } else if (!strcmp(name, "--passes")) {
+      if (!parse_u64(v, &u, false) || u < 1 || u > 0x7fffffff)
+        return cli_fail(CLI_USAGE, "--passes %s: expected a count of at least 1", v);
+      c->passes = (uint32_t)u;
+    } else if (!strcmp(name, "--retry")) {
+      if (!parse_u64(v, &u, false) || u < 1 || u > 0x7fffffff)
+        return cli_fail(CLI_USAGE, "--retry %s: expected a count of at least 1 (extra passes)", v);
+      c->retry = (uint32_t)u;
+      c->retry_set = true;
+    } else if (!strcmp(name, "--validator")) {
+      char buf[128];
+      snprintf(buf, sizeof buf, "%s", v);
+      for (char *tok = strtok(buf, ","); tok; tok = strtok(0, ",")) {
+        if (!strcmp(tok, "stable-labels") || !strcmp(tok, "labels")) c->validators |= HOLO_VALIDATE_STABLE_LABELS;
+        else if (!strcmp(tok, "stable-bytes") || !strcmp(tok, "bytes")) c->validators |= HOLO_VALIDATE_STABLE_BYTES;
+        else return cli_fail(CLI_USAGE, "--validator %s: expected stable-labels or stable-bytes", v);
       }
-      c->ranks[idx] = r;
-      c->has_shape[idx] = true;
-    } else return 1;
+    }
+    if (rc) return rc;
   }
-  return c->repeat > 0 ? 0 : 1;
-}
-
-static const char *dtype_name(uint32_t dt) {
-  switch (dt) {
-  case HOLO_DT_F32: return "float32";
-  case HOLO_DT_U8: return "uint8";
-  case HOLO_DT_I8: return "int8";
-  case HOLO_DT_I32: return "int32";
-  case HOLO_DT_I64: return "int64";
-  case HOLO_DT_BOOL: return "bool";
-  case HOLO_DT_F16: return "float16";
-  case HOLO_DT_F64: return "float64";
-  default: return "other";
+  if (!c->file) return cli_fail(CLI_USAGE, "%s: which archive? (holo %s FILE.holo; see holo --help)", c->verb, c->verb);
+  bool refine = !strcmp(c->verb, "refine"), bench = !strcmp(c->verb, "bench");
+  for (int k = 0; k < c->n_specs; k++)
+    if (!refine && (c->specs[k].kind == SPEC_STATE_IN || c->specs[k].kind == SPEC_STATE_OUT))
+      return cli_fail(CLI_USAGE, "--state-in/--state-out are options of refine");
+  if (!refine && !bench && strcmp(c->verb, "run")) {
+    if (c->n_specs || c->out_dir || c->print)
+      return cli_fail(CLI_USAGE, "%s takes no input/output options (they belong to run, refine and bench)", c->verb);
   }
-}
-
-static void print_port(const char *kind, uint32_t i, const holo_port_info *p) {
-  printf("%s %u: %.*s %s [", kind, i, (int)p->name_len, p->name, dtype_name(p->dtype));
-  if (p->rank == 255) printf("?");
-  for (uint32_t d = 0; p->rank != 255 && d < p->rank; d++) {
-    if (d) printf(",");
-    if (p->shape[d] < 0) printf("%.*s", (int)p->symbol_len[d], p->symbol[d]);
-    else printf("%lld", (long long)p->shape[d]);
-  }
-  printf("]\n");
-}
-
-/* Input i: from a file, or a deterministic pattern so runs are repeatable. */
-static int make_input(holo_session *s, const cli *c, uint32_t i, holo_input *in, uint8_t **owned, uint32_t salt) {
-  holo_port_info p;
-  holo_session_input_info(s, i, &p);
-  int64_t *shape = malloc(sizeof(int64_t) * HOLO_MAX_RANK);
-  for (uint32_t d = 0; d < p.rank; d++)
-    shape[d] = c->has_shape[i] && d < c->ranks[i] ? c->shapes[i][d] : (p.shape[d] < 0 ? 1 : p.shape[d]);
-  in->shape = shape;
-  in->rank = p.rank;
-  if ((int)i < c->n_inputs) {
-    holo_error err = {0};
-    if (holo_read_file(c->inputs[i], owned, &in->len, &err)) return holo_cli_fail(c->inputs[i], &err, 3);
-    in->bytes = *owned;
-    return 0;
-  }
-  size_t n = 1, es = holo_dtype_size(p.dtype);
-  for (uint32_t d = 0; d < p.rank; d++) n *= (size_t)shape[d];
-  *owned = malloc(n * es + 1);
-  for (size_t k = 0; k < n; k++) {
-    if (p.dtype == HOLO_DT_F32) ((float *)*owned)[k] = (float)sin((double)(k + salt) * 0.37);
-    else for (size_t b = 0; b < es; b++) (*owned)[k * es + b] = (uint8_t)(k + salt);
-  }
-  in->bytes = *owned;
-  in->len = n * es;
+  if (refine && !c->validators) c->validators = HOLO_VALIDATE_STABLE_LABELS;
   return 0;
 }
 
-static void print_output(uint32_t i, const holo_output *o) {
-  printf("output %u: %s [", i, dtype_name(o->dtype));
-  for (uint32_t d = 0; d < o->rank; d++) printf(d ? ",%lld" : "%lld", (long long)o->shape[d]);
-  printf("] =");
-  size_t n = o->len / (holo_dtype_size(o->dtype) ? holo_dtype_size(o->dtype) : 1);
-  for (size_t k = 0; k < n && k < 16; k++) {
-    if (o->dtype == HOLO_DT_F32) printf(" %.6g", (double)((float *)o->bytes)[k]);
-    else if (o->dtype == HOLO_DT_I64) printf(" %lld", (long long)((int64_t *)o->bytes)[k]);
-    else printf(" %u", ((uint8_t *)o->bytes)[k]);
-  }
-  printf(n > 16 ? " ... (%zu values)\n" : "\n", n);
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static void print_counters(const holo_session *s) {
-  holo_counters k;
-  holo_session_counters(s, &k);
-  printf("counters: executions=%llu dispatches=%llu elided=%llu memo_hits=%llu store_hits=%llu "
-         "store_misses=%llu store_corrupt=%llu resident_bytes=%llu resident_count=%u "
-         "content_store_len=%u peak_live_bytes=%llu\n",
-         (unsigned long long)k.executions, (unsigned long long)k.dispatches, (unsigned long long)k.elided,
-         (unsigned long long)k.memo_hits, (unsigned long long)k.store_hits,
-         (unsigned long long)k.store_misses, (unsigned long long)k.store_corrupt,
-         (unsigned long long)holo_session_resident_bytes(s), holo_session_resident_count(s),
-         holo_session_content_store_len(s), (unsigned long long)k.peak_live_bytes);
-}
-
-static int execute_once(holo_session *s, const cli *c, uint32_t salt, bool print, double *ms) {
-  uint32_t ni = holo_session_input_count(s), no = holo_session_output_count(s);
-  holo_input in[64] = {{0}};
-  uint8_t *owned[64] = {0};
-  holo_output out[64];
-  int rc = 0;
-  holo_error err = {0};
-  for (uint32_t i = 0; i < ni && !rc; i++) rc = make_input(s, c, i, &in[i], &owned[i], salt);
-  if (!rc) {
-    double t0 = now_ms();
-    holo_status st = holo_execute(s, in, ni, out, no, &err);
-    *ms = now_ms() - t0;
-    if (st) rc = holo_cli_fail(c->file, &err, exit_code(st));
-    for (uint32_t o = 0; !st && o < no; o++) {
-      if (print) print_output(o, &out[o]);
-      holo_output_free(s, &out[o]);
-    }
-  }
-  for (uint32_t i = 0; i < ni; i++) {
-    free(owned[i]);
-    free((void *)in[i].shape);
-  }
-  return rc;
-}
-
 int main(int argc, char **argv) {
-  cli c;
-  if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
-    fputs(USAGE, stdout);
-    return 0;
-  }
-  if (parse_args(argc, argv, &c)) {
+  if (argc < 2) {
     fputs(USAGE, stderr);
-    return 1;
+    return CLI_USAGE;
   }
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || (i == 1 && !strcmp(argv[i], "help"))) {
+      fputs(USAGE, stdout);
+      return 0;
+    }
+  static const char *VERBS[] = {"info", "dump", "run", "refine", "bench", "verify", 0};
+  bool known = false;
+  for (int k = 0; VERBS[k]; k++) known = known || !strcmp(argv[1], VERBS[k]);
+  if (!known) return cli_fail(CLI_USAGE, "unknown verb '%s' (info dump run refine bench verify; see holo --help)", argv[1]);
+  static cli c; /* large: keep it off the (1 MiB, WASI) stack */
+  int rc = parse_args(argc, argv, &c);
+  if (rc) return rc;
   if (!strcmp(c.verb, "dump")) return holo_cli_dump(c.file);
-  if (strcmp(c.verb, "info") && strcmp(c.verb, "run") && strcmp(c.verb, "bench") && strcmp(c.verb, "verify")) {
-    fprintf(stderr, "holo: unknown verb '%s'\n%s", c.verb, USAGE);
-    return 1;
-  }
-  holo_error err = {0};
+
   uint8_t *bytes;
   size_t len;
-  if (holo_read_file(c.file, &bytes, &len, &err)) return holo_cli_fail(c.file, &err, 2);
+  if ((rc = cli_read_file(c.file, CLI_ARCHIVE, &bytes, &len))) return rc;
   holo_backend be;
   holo_cpu_backend_init(&be);
-  holo_file_store fs;
-  holo_options opt = {holo_std_allocator(), c.budget, 0, 0};
+  static holo_file_store fs;
+  holo_options opt = {holo_std_allocator(), c.budget, 0, c.trust_store ? HOLO_OPT_TRUST_STORE : 0};
+  holo_error err = {0};
   if (c.store_dir) {
+    if ((rc = cli_ensure_dir(c.store_dir, CLI_INPUT, "warm store"))) {
+      free(bytes);
+      return rc;
+    }
     if (holo_file_store_open(&fs, c.store_dir, &err)) {
       free(bytes);
-      return holo_cli_fail(c.store_dir, &err, 4);
+      return cli_fail(CLI_INPUT, "%s", err.message);
     }
     opt.warm_store = &fs.store;
   }
-  holo_session *s;
-  double t0 = now_ms();
+  holo_session *s = 0;
+  double t0 = cli_now_ms();
   holo_status st = holo_session_load(bytes, len, &be, &opt, &s, &err);
-  double load_ms = now_ms() - t0;
-  int rc = 0;
+  double load_ms = cli_now_ms() - t0;
   if (st) {
-    rc = holo_cli_fail(c.file, &err, exit_code(st) == 3 ? 2 : exit_code(st));
+    /* the archive is the only input of a load: its faults are exit 2 */
+    int code = cli_exit_code(st);
+    rc = holo_cli_fail(c.file, &err, code == CLI_INPUT ? CLI_ARCHIVE : code);
     goto out;
   }
+  if ((rc = cli_resolve_specs(s, &c))) goto out;
   if (!strcmp(c.verb, "info")) {
-    printf("archive: %s\nlabel: %s\nbackend: %s\nkernels: %u\n", c.file, holo_session_archive_label(s),
-           holo_session_backend_identity(s), holo_session_kernel_count(s));
-    holo_port_info p;
-    for (uint32_t i = 0; i < holo_session_input_count(s); i++) {
-      holo_session_input_info(s, i, &p);
-      print_port("input", i, &p);
-    }
-    for (uint32_t i = 0; i < holo_session_output_count(s); i++) {
-      holo_session_output_info(s, i, &p);
-      print_port("output", i, &p);
-    }
-    printf("load_ms: %.3f\n", load_ms);
-    print_counters(s);
+    rc = cli_info(s, &c, bytes, len, load_ms);
   } else if (!strcmp(c.verb, "verify")) {
     st = holo_session_verify_constants(s, &err);
-    if (st) rc = holo_cli_fail(c.file, &err, 2);
-    else printf("verify: every constant label matches its bytes\n");
+    if (st) rc = holo_cli_fail(c.file, &err, CLI_ARCHIVE);
+    else printf("verify: %s: every constant label matches its bytes\n", c.file);
   } else if (!strcmp(c.verb, "run")) {
-    double ms, ms2;
-    rc = execute_once(s, &c, 0, true, &ms);
-    if (!rc) rc = execute_once(s, &c, 0, c.print, &ms2);
-    if (!rc) {
-      printf("load_ms: %.3f\nexecute_ms: %.3f\nrepeat_ms: %.3f (same inputs: memo)\n", load_ms, ms, ms2);
-      print_counters(s);
-    }
+    printf("load_ms: %.3f\n", load_ms);
+    cli_print_counters("load", s);
+    rc = cli_run(s, &c);
+  } else if (!strcmp(c.verb, "bench")) {
+    rc = cli_bench(s, &c, load_ms);
   } else {
-    double *t = malloc(sizeof(double) * (size_t)c.repeat), *m = malloc(sizeof(double) * (size_t)c.repeat);
-    for (int r = 0; r < c.repeat && !rc; r++) {
-      rc = execute_once(s, &c, (uint32_t)r + 1, false, &t[r]);
-      if (!rc) rc = execute_once(s, &c, (uint32_t)r + 1, false, &m[r]);
-    }
-    if (!rc) {
-      qsort(t, (size_t)c.repeat, sizeof *t, cmp_double);
-      qsort(m, (size_t)c.repeat, sizeof *m, cmp_double);
-      printf("{\"archive\":\"%s\",\"backend\":\"%s\",\"repeat\":%d,\"median_ms\":%.4f,\"memo_hit_median_ms\":%.5f}\n",
-             c.file, holo_session_backend_identity(s), c.repeat, t[c.repeat / 2], m[c.repeat / 2]);
-    }
-    free(t);
-    free(m);
+    rc = cli_refine(s, &c);
   }
 out:
   holo_session_free(s);
   if (c.store_dir) holo_file_store_close(&fs);
   free(bytes);
+  fflush(stdout);
+  if (ferror(stdout) && !rc) rc = cli_fail(CLI_LIMIT, "cannot write to standard output");
   return rc;
 }

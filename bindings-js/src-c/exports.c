@@ -5,6 +5,7 @@
 #include "heap.h"
 #include "hologram/cpu_backend.h"
 #include "hologram/holo.h"
+#include "hologram/refine.h"
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 #define IMPORT(name) __attribute__((import_module("env"), import_name(#name)))
@@ -80,6 +81,66 @@ int wasm_execute(wasm_session *w, const holo_input *in, uint32_t n, holo_view *v
 EXPORT(holo_wasm_session) holo_session *wasm_session_of(wasm_session *w) { return w->s; }
 EXPORT(holo_wasm_backend_identity) const char *wasm_backend_identity(wasm_session *w) { return w->be.identity; }
 
+EXPORT(holo_wasm_set_memory_budget)
+int wasm_set_memory_budget(wasm_session *w, uint32_t lo, uint32_t hi) {
+  return holo_session_set_memory_budget(w->s, (uint64_t)hi << 32 | lo);
+}
+
+/* Refinement (runtime/refine.c). Declared weak so the module links while
+ * refine.c is absent from a build; holo_wasm_has_refine says which. */
+#pragma weak holo_refine_plan_init
+#pragma weak holo_refine_plan_validator
+#pragma weak holo_refine_plan_repair
+#pragma weak holo_refine_plan_contract
+#pragma weak holo_refine_plan_build
+#pragma weak holo_refine_runner_init
+#pragma weak holo_refine_run
+
+EXPORT(holo_wasm_has_refine) uint32_t wasm_has_refine(void) {
+  return holo_refine_plan_init && holo_refine_plan_validator && holo_refine_plan_repair &&
+         holo_refine_plan_contract && holo_refine_plan_build && holo_refine_runner_init && holo_refine_run;
+}
+
+/* The plan as JS passes it: flat u32 fields, then the contract's ports. */
+typedef struct wasm_refine_args {
+  uint32_t pass_budget, validators, repair, extra_passes, has_contract, n;
+  uint32_t input[HOLO_MAX_STATE];
+  uint32_t output[HOLO_MAX_STATE];
+} wasm_refine_args;
+
+EXPORT(holo_wasm_refine)
+int wasm_refine(wasm_session *w, const wasm_refine_args *a, const holo_input *in, uint32_t n,
+                holo_refine_report *report, holo_view *final, uint32_t n_out, holo_error *err) {
+  if (!wasm_has_refine()) {
+    err->status = HOLO_ERR_UNSUPPORTED;
+    const char *m = "refinement is not compiled into this module";
+    uint32_t i = 0;
+    for (; m[i] && i + 1 < HOLO_MSG_CAP; i++) err->message[i] = m[i];
+    err->message[i] = 0;
+    return HOLO_ERR_UNSUPPORTED;
+  }
+  holo_refine_plan plan;
+  holo_refine_plan_init(&plan, a->pass_budget);
+  if (a->validators & HOLO_VALIDATE_STABLE_LABELS) holo_refine_plan_validator(&plan, HOLO_VALIDATE_STABLE_LABELS);
+  if (a->validators & HOLO_VALIDATE_STABLE_BYTES) holo_refine_plan_validator(&plan, HOLO_VALIDATE_STABLE_BYTES);
+  holo_refine_plan_repair(&plan, (holo_repair_kind)a->repair, a->extra_passes);
+  if (a->has_contract) {
+    holo_state_contract c;
+    c.n = a->n > HOLO_MAX_STATE ? HOLO_MAX_STATE : a->n;
+    for (uint32_t i = 0; i < c.n; i++) {
+      c.input[i] = a->input[i];
+      c.output[i] = a->output[i];
+    }
+    holo_refine_plan_contract(&plan, &c);
+  }
+  holo_status st = holo_refine_plan_build(&plan, err);
+  if (st != HOLO_OK) return st;
+  holo_refine_runner r;
+  st = holo_refine_runner_init(&r, w->s, &plan, err);
+  if (st != HOLO_OK) return st;
+  return holo_refine_run(&r, in, n, report, final, n_out, err);
+}
+
 /* Struct sizes, checked by the JS shim against the layouts it assumes. */
 EXPORT(holo_wasm_layout) uint32_t wasm_layout(uint32_t which) {
   switch (which) {
@@ -88,6 +149,9 @@ EXPORT(holo_wasm_layout) uint32_t wasm_layout(uint32_t which) {
   case 2: return sizeof(holo_port_info);
   case 3: return sizeof(holo_counters);
   case 4: return sizeof(holo_error);
+  case 5: return sizeof(holo_refine_report);
+  case 6: return __builtin_offsetof(holo_refine_report, dispatches);
+  case 7: return sizeof(wasm_refine_args);
   default: return 0;
   }
 }

@@ -1,7 +1,16 @@
-/* Conv, 2-D NCHW f32, direct: each output plane accumulates
- * w[c,kh,kw] * x-plane products in ascending (c, kh, kw) order, then adds
- * the bias. Padding positions are skipped rather than multiplied by zero. */
+/* Conv, 2-D NCHW f32, as im2col + the GEMM core (gemm.h). Per group, the
+ * output Y_g [Mg, OH*OW] = W_g [Mg, Cg*kH*kW] x col [Cg*kH*kW, OH*OW]; col
+ * is built straight into the core's packed panel layout, a chunk of output
+ * positions at a time (bounded workspace, hot in cache). Each output thus
+ * sums w[c,kh,kw] * x products in ascending (c, kh, kw) order from +0 and
+ * then adds the bias; a padding position contributes w * 0 (so an infinite
+ * or NaN weight next to padding gives NaN, as zero padding means).
+ * Optional `holo_activation` = "Relu" applies Relu after the bias. */
+#include "../gemm.h"
 #include "../shape-util.h"
+
+/* output positions per im2col chunk (a multiple of the panel width) */
+#define CONV_CHUNK 256
 
 typedef struct conv_geom {
   size_t N, C, M, G, Cg, Mg;
@@ -52,6 +61,13 @@ static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
   return HOLO_OK;
 }
 
+static size_t conv_ws_floats(const conv_geom *g) {
+  size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
+  size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
+  size_t pc = plane < CONV_CHUNK ? plane : CONV_CHUNK;
+  return holo_gemm_packed_floats(K, pc);
+}
+
 holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   holo_status st;
   conv_geom g;
@@ -62,8 +78,46 @@ holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   if ((st = holo_k_check_input(c, "Conv", 1, HOLO_DT_F32))) return st;
   if (!holo_k_absent(c, 2) && (st = holo_k_check_input(c, "Conv", 2, HOLO_DT_F32))) return st;
   if ((st = conv_geometry(c, &g))) return st;
+  const holo_attr *act = holo_attr_find(c, "holo_activation");
+  if (act && !holo_attr_string_is(c, "holo_activation", "Relu"))
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
+                       "Conv: holo_activation must be the STRING \"Relu\" (the only fused activation)");
+  c->workspace_bytes = conv_ws_floats(&g) * sizeof(float);
   int64_t ys[4] = {(int64_t)g.N, (int64_t)g.M, g.w.out[0], g.w.out[1]};
   return holo_k_set_output(c, "Conv", 0, HOLO_DT_F32, 4, ys);
+}
+
+/* col rows k = (ic, kh, kw) over output positions [p0, p0+pc) of one image
+ * and group, in panel layout: dst[(p/8)*K*8 + k*8 + p%8], zero padded. */
+static void im2col_packed(float *dst, const float *xg, const holo_k_win2d *w, size_t Cg, size_t p0,
+                          size_t pc) {
+  int64_t H = w->in[0], W = w->in[1], OW = w->out[1];
+  int64_t kH = w->k[0], kW = w->k[1];
+  size_t K = Cg * (size_t)(kH * kW), npan = (pc + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR;
+  for (size_t q = 0; q < npan; q++) {
+    float *d = dst + q * K * HOLO_GEMM_NR;
+    size_t nc = pc - q * HOLO_GEMM_NR < HOLO_GEMM_NR ? pc - q * HOLO_GEMM_NR : HOLO_GEMM_NR;
+    int64_t ihb[HOLO_GEMM_NR], iwb[HOLO_GEMM_NR];
+    for (size_t e = 0; e < nc; e++) {
+      int64_t p = (int64_t)(p0 + q * HOLO_GEMM_NR + e);
+      ihb[e] = (p / OW) * w->stride[0] - w->pad_begin[0];
+      iwb[e] = (p % OW) * w->stride[1] - w->pad_begin[1];
+    }
+    for (size_t ic = 0; ic < Cg; ic++) {
+      const float *xp = xg + ic * (size_t)(H * W);
+      for (int64_t kh = 0; kh < kH; kh++) {
+        for (int64_t kw = 0; kw < kW; kw++) {
+          size_t e = 0;
+          for (; e < nc; e++) {
+            int64_t ih = ihb[e] + kh * w->dil[0], iw = iwb[e] + kw * w->dil[1];
+            d[e] = (ih >= 0 && ih < H && iw >= 0 && iw < W) ? xp[ih * W + iw] : 0.0f;
+          }
+          for (; e < HOLO_GEMM_NR; e++) d[e] = 0.0f;
+          d += HOLO_GEMM_NR;
+        }
+      }
+    }
+  }
 }
 
 holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
@@ -73,41 +127,41 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
   const float *B = holo_k_absent(c, 2) ? 0 : c->inputs[2].data;
   float *Y = c->outputs[0].data;
   const holo_k_win2d *w = &g.w;
-  int64_t H = w->in[0], W = w->in[1], OH = w->out[0], OW = w->out[1];
-  int64_t kH = w->k[0], kW = w->k[1], sh = w->stride[0], sw = w->stride[1];
-  int64_t dh = w->dil[0], dw = w->dil[1], pt = w->pad_begin[0], pl = w->pad_begin[1];
-  size_t plane = (size_t)(OH * OW), xplane = (size_t)(H * W);
-  if (plane == 0) return HOLO_OK;
+  size_t plane = (size_t)(w->out[0] * w->out[1]), xplane = (size_t)(w->in[0] * w->in[1]);
+  size_t K = g.Cg * (size_t)(w->k[0] * w->k[1]);
+  if (plane == 0 || g.M == 0) return HOLO_OK;
+  bool relu = holo_attr_string_is(c, "holo_activation", "Relu");
+  float *col = c->workspace;
   for (size_t n = 0; n < g.N; n++) {
-    for (size_t oc = 0; oc < g.M; oc++) {
-      size_t grp = oc / g.Mg;
-      float *yp = Y + (n * g.M + oc) * plane;
-      for (size_t i = 0; i < plane; i++) yp[i] = 0.0f;
-      for (size_t ic = 0; ic < g.Cg; ic++) {
-        const float *xp = X + (n * g.C + grp * g.Cg + ic) * xplane;
-        const float *wp = Wt + (oc * g.Cg + ic) * (size_t)(kH * kW);
-        for (int64_t kh = 0; kh < kH; kh++) {
-          for (int64_t kw = 0; kw < kW; kw++) {
-            float wv = wp[kh * kW + kw];
-            /* output columns whose input column lies inside [0, W) */
-            int64_t off = kw * dw - pl;
-            int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
-            int64_t hi_num = W - 1 - off;
-            if (hi_num < 0) continue;
-            int64_t hi = hi_num / sw;
-            if (hi > OW - 1) hi = OW - 1;
-            for (int64_t oh = 0; oh < OH; oh++) {
-              int64_t ih = oh * sh - pt + kh * dh;
-              if (ih < 0 || ih >= H) continue;
-              const float *xr = xp + ih * W;
-              float *yr = yp + oh * OW;
-              for (int64_t ow = lo; ow <= hi; ow++) yr[ow] += wv * xr[ow * sw + off];
-            }
-          }
+    for (size_t grp = 0; grp < g.G; grp++) {
+      const float *xg = X + (n * g.C + grp * g.Cg) * xplane;
+      for (size_t p0 = 0; p0 < plane; p0 += CONV_CHUNK) {
+        size_t pc = plane - p0 < CONV_CHUNK ? plane - p0 : CONV_CHUNK;
+        holo_gemm q = {0};
+        q.M = g.Mg;
+        q.N = pc;
+        q.K = K;
+        q.A = Wt + grp * g.Mg * K;
+        q.rsa = K;
+        q.csa = 1;
+        q.C = Y + (n * g.M + grp * g.Mg) * plane + p0;
+        q.ldc = plane;
+        if (B) {
+          q.bias = B + grp * g.Mg;
+          q.brs = 1;
+          q.bcs = 0;
         }
+        q.relu = relu;
+        if (K == 0) {
+          /* no taps: every output is the empty sum +0, then the epilogue */
+          for (size_t i = 0; i < q.M; i++)
+            for (size_t j = 0; j < pc; j++) q.C[i * q.ldc + j] = holo_gemm_epi(&q, i, j, 0.0f);
+          continue;
+        }
+        im2col_packed(col, xg, w, g.Cg, p0, pc);
+        q.Bp = col;
+        holo_gemm_f32(&q);
       }
-      if (B)
-        for (size_t i = 0; i < plane; i++) yp[i] += B[oc];
     }
   }
   return HOLO_OK;

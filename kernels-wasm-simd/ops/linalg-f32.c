@@ -1,7 +1,21 @@
-/* MatMul with numpy semantics: 1-D operands are promoted (A to [1,K], B to
+/* MatMul, Gemm, holo.PackB and holo.MatMulPacked over the GEMM core
+ * (gemm.h: every output element sums k in ascending order from +0 with a
+ * separate multiply and add, then the epilogue; the scalar and SIMD128
+ * cores produce the same bytes).
+ *
+ * MatMul has numpy semantics: 1-D operands are promoted (A to [1,K], B to
  * [K,1]) and the promoted dim is dropped from the result; leading batch
- * dims broadcast. Each output element sums k in ascending order. */
+ * dims broadcast. When B has no batch of its own, A's batch folds into M.
+ *
+ * Fusion (optional attributes, docs/kernels.md): `holo_activation` = "Relu"
+ * (STRING) applies Relu in the epilogue; on MatMul an optional third input
+ * `bias` (broadcastable to [..., N] as [N] or [1,N]) is added before it,
+ * exactly as MatMul then Add then Relu would. */
+#include "../gemm.h"
 #include "../shape-util.h"
+
+/* B is packed into panels (workspace) when more than one row block reads it. */
+#define PACK_MIN_M 5
 
 typedef struct mm_geom {
   size_t M, K, N;
@@ -39,32 +53,71 @@ static holo_status mm_geometry(holo_kernel_call *c, mm_geom *g, int64_t *yshape,
   return HOLO_OK;
 }
 
+
+/* The fused activation attribute: 0 none, 1 Relu, -1 unknown. */
+static int fused_act(holo_kernel_call *c) {
+  const holo_attr *a = holo_attr_find(c, "holo_activation");
+  if (!a) return 0;
+  if (holo_attr_string_is(c, "holo_activation", "Relu")) return 1;
+  return -1;
+}
+
+static holo_status check_act(holo_kernel_call *c, const char *op) {
+  if (fused_act(c) < 0)
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
+                       "%s: holo_activation must be the STRING \"Relu\" (the only fused activation)", op);
+  return HOLO_OK;
+}
+
+/* A bias operand [N] or [1,N] (or [1]): its column stride. */
+static holo_status row_bias(holo_kernel_call *c, const char *op, uint32_t idx, size_t N, size_t *bcs) {
+  char s1[HOLO_K_SHAPE_STR];
+  const holo_tensor *t = &c->inputs[idx];
+  int64_t n = t->rank ? t->shape[t->rank - 1] : 1;
+  bool ok = t->rank <= 2 && (t->rank < 2 || t->shape[0] == 1) && (n == 1 || n == (int64_t)N);
+  if (!ok)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: bias%s must be [N], [1,N] or [1] with N = %zu", op,
+                       holo_k_shape_str(s1, t->shape, t->rank), N);
+  *bcs = n == 1 ? 0 : 1;
+  return HOLO_OK;
+}
+
+/* B shared by every batch (no batch dims of its own) and A's batch is the
+ * whole batch: one GEMM of (batch*M) rows. */
+static bool mm_fold(const holo_kernel_call *c, const mm_geom *g) {
+  const holo_tensor *a = &c->inputs[0];
+  for (uint32_t d = 0; d < g->brank; d++)
+    if (g->sb[d] != 0 && g->bshape[d] != 1) return false;
+  uint32_t rab = a->rank >= 2 ? a->rank - 2 : 0;
+  return holo_k_prod(a->shape, 0, rab) == holo_k_prod(g->bshape, 0, g->brank);
+}
+
+static size_t mm_workspace(const holo_kernel_call *c, const mm_geom *g) {
+  size_t nb = holo_k_prod(g->bshape, 0, g->brank);
+  size_t rows = mm_fold(c, g) ? nb * g->M : g->M;
+  if (rows < PACK_MIN_M || g->N == 0 || g->K == 0) return 0;
+  return holo_gemm_packed_floats(g->K, g->N) * sizeof(float);
+}
+
 holo_status holo_k_matmul_f32_infer(holo_kernel_call *c) {
   holo_status st;
   c->alias_input = -1;
   c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "MatMul", 2, 2, 1))) return st;
+  if ((st = holo_k_check_arity(c, "MatMul", 2, 3, 1))) return st;
   if ((st = holo_k_check_input(c, "MatMul", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "MatMul", 1, HOLO_DT_F32))) return st;
+  if ((st = check_act(c, "MatMul"))) return st;
   mm_geom g;
   int64_t ys[HOLO_MAX_RANK];
   uint32_t yr;
   if ((st = mm_geometry(c, &g, ys, &yr))) return st;
-  return holo_k_set_output(c, "MatMul", 0, HOLO_DT_F32, yr, ys);
-}
-
-/* i-k-j order: the inner loop streams rows of B and C; every C[i,j] still
- * accumulates its products in ascending k from +0. */
-static void mm_f32(const float *A, const float *B, float *C, size_t M, size_t K, size_t N) {
-  for (size_t i = 0; i < M; i++) {
-    float *cr = C + i * N;
-    for (size_t j = 0; j < N; j++) cr[j] = 0.0f;
-    for (size_t k = 0; k < K; k++) {
-      float av = A[i * K + k];
-      const float *br = B + k * N;
-      for (size_t j = 0; j < N; j++) cr[j] += av * br[j];
-    }
+  if (!holo_k_absent(c, 2)) {
+    size_t bcs;
+    if ((st = holo_k_check_input(c, "MatMul", 2, HOLO_DT_F32))) return st;
+    if ((st = row_bias(c, "MatMul", 2, g.N, &bcs))) return st;
   }
+  c->workspace_bytes = mm_workspace(c, &g);
+  return holo_k_set_output(c, "MatMul", 0, HOLO_DT_F32, yr, ys);
 }
 
 holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
@@ -76,10 +129,43 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
   float *Y = c->outputs[0].data;
   size_t nb = holo_k_prod(g.bshape, 0, g.brank);
   if (nb == 0 || g.M == 0 || g.N == 0) return HOLO_OK;
+  holo_gemm q = {0};
+  q.K = g.K;
+  q.N = g.N;
+  q.rsa = g.K;
+  q.csa = 1;
+  q.ldb = g.N;
+  q.ldc = g.N;
+  q.relu = fused_act(c) == 1;
+  if (!holo_k_absent(c, 2)) {
+    q.bias = c->inputs[2].data;
+    row_bias(c, "MatMul", 2, g.N, &q.bcs);
+  }
+  float *ws = c->workspace_bytes ? c->workspace : 0;
+  if (mm_fold(c, &g)) {
+    q.M = nb * g.M;
+    q.A = A;
+    q.B = B;
+    q.C = Y;
+    if (ws && g.K) {
+      holo_gemm_pack_b(ws, B, g.N, 1, g.K, g.N);
+      q.Bp = ws;
+    }
+    holo_gemm_f32(&q);
+    return HOLO_OK;
+  }
+  q.M = g.M;
   int64_t idx[HOLO_MAX_RANK] = {0};
   size_t oa = 0, ob = 0, sza = g.M * g.K, szb = g.K * g.N, szy = g.M * g.N;
   for (size_t bi = 0; bi < nb; bi++) {
-    mm_f32(A + oa * sza, B + ob * szb, Y + bi * szy, g.M, g.K, g.N);
+    q.A = A + oa * sza;
+    q.B = B + ob * szb;
+    q.C = Y + bi * szy;
+    if (ws && g.K) {
+      holo_gemm_pack_b(ws, q.B, g.N, 1, g.K, g.N);
+      q.Bp = ws;
+    }
+    holo_gemm_f32(&q);
     for (int32_t d = (int32_t)g.brank - 1; d >= 0; d--) {
       idx[d]++;
       oa += (size_t)g.sa[d];
@@ -90,5 +176,200 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
       idx[d] = 0;
     }
   }
+  return HOLO_OK;
+}
+
+typedef struct gemm_geom {
+  size_t M, K, N;
+  bool ta, tb, has_c;
+  size_t c_srow, c_scol; /* element strides of C over (M,N), 0 when broadcast */
+  float alpha, beta;
+} gemm_geom;
+
+static holo_status gemm_geometry(holo_kernel_call *c, gemm_geom *g) {
+  const holo_tensor *a = &c->inputs[0], *b = &c->inputs[1];
+  char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
+  int64_t ta = holo_attr_int(c, "transA", 0), tb = holo_attr_int(c, "transB", 0);
+  if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: transA/transB must be 0 or 1, got %lld/%lld",
+                       (long long)ta, (long long)tb);
+  if (a->rank != 2 || b->rank != 2)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: A and B must be 2-D, got A%s and B%s",
+                       holo_k_shape_str(s1, a->shape, a->rank),
+                       holo_k_shape_str(s2, b->shape, b->rank));
+  g->ta = ta;
+  g->tb = tb;
+  int64_t M = ta ? a->shape[1] : a->shape[0], Ka = ta ? a->shape[0] : a->shape[1];
+  int64_t Kb = tb ? b->shape[1] : b->shape[0], N = tb ? b->shape[0] : b->shape[1];
+  if (Ka != Kb)
+    return holo_k_fail(c, HOLO_ERR_KERNEL,
+                       "Gemm: inner dimensions differ: A'[..,%lld] vs B'[%lld,..] (transA=%d transB=%d)",
+                       (long long)Ka, (long long)Kb, (int)ta, (int)tb);
+  g->M = (size_t)M;
+  g->K = (size_t)Ka;
+  g->N = (size_t)N;
+  g->alpha = holo_attr_float(c, "alpha", 1.0f);
+  g->beta = holo_attr_float(c, "beta", 1.0f);
+  g->has_c = !holo_k_absent(c, 2);
+  g->c_srow = g->c_scol = 0;
+  if (g->has_c) {
+    const holo_tensor *t = &c->inputs[2];
+    if (t->rank > 2)
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: C must have rank <= 2, got C%s",
+                         holo_k_shape_str(s1, t->shape, t->rank));
+    int64_t cr = t->rank == 2 ? t->shape[0] : 1, cc = t->rank >= 1 ? t->shape[t->rank - 1] : 1;
+    if ((cr != 1 && cr != M) || (cc != 1 && cc != N))
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: C%s does not broadcast to [%lld,%lld]",
+                         holo_k_shape_str(s1, t->shape, t->rank), (long long)M, (long long)N);
+    g->c_scol = cc == 1 ? 0 : 1;
+    g->c_srow = cr == 1 ? 0 : (size_t)cc;
+  }
+  return HOLO_OK;
+}
+
+holo_status holo_k_gemm_f32_infer(holo_kernel_call *c) {
+  holo_status st;
+  c->alias_input = -1;
+  c->workspace_bytes = 0;
+  if ((st = holo_k_check_arity(c, "Gemm", 2, 3, 1))) return st;
+  if ((st = holo_k_check_input(c, "Gemm", 0, HOLO_DT_F32))) return st;
+  if ((st = holo_k_check_input(c, "Gemm", 1, HOLO_DT_F32))) return st;
+  if (!holo_k_absent(c, 2) && (st = holo_k_check_input(c, "Gemm", 2, HOLO_DT_F32))) return st;
+  gemm_geom g;
+  if ((st = gemm_geometry(c, &g))) return st;
+  if ((st = check_act(c, "Gemm"))) return st;
+  if (g.M && g.N && g.K && (g.tb || g.M >= PACK_MIN_M))
+    c->workspace_bytes = holo_gemm_packed_floats(g.K, g.N) * sizeof(float);
+  int64_t ys[2] = {(int64_t)g.M, (int64_t)g.N};
+  return holo_k_set_output(c, "Gemm", 0, HOLO_DT_F32, 2, ys);
+}
+
+holo_status holo_k_gemm_f32_run(holo_kernel_call *c) {
+  gemm_geom g;
+  if (gemm_geometry(c, &g)) return HOLO_ERR_KERNEL;
+  if (g.M == 0 || g.N == 0) return HOLO_OK;
+  const float *B = c->inputs[1].data;
+  holo_gemm q = {0};
+  q.M = g.M;
+  q.N = g.N;
+  q.K = g.K;
+  q.A = c->inputs[0].data;
+  q.rsa = g.ta ? 1 : g.K;
+  q.csa = g.ta ? g.M : 1;
+  q.B = B;
+  q.ldb = g.N;
+  q.C = c->outputs[0].data;
+  q.ldc = g.N;
+  q.scale = true;
+  q.alpha = g.alpha;
+  if (g.has_c) {
+    q.bias = c->inputs[2].data;
+    q.brs = g.c_srow;
+    q.bcs = g.c_scol;
+    q.bias_scaled = true;
+    q.beta = g.beta;
+  }
+  q.relu = fused_act(c) == 1;
+  if (c->workspace_bytes) {
+    holo_gemm_pack_b(c->workspace, B, g.tb ? 1 : g.N, g.tb ? g.K : 1, g.K, g.N);
+    q.Bp = c->workspace;
+  }
+  holo_gemm_f32(&q);
+  return HOLO_OK;
+}
+
+/* ---- holo.PackB / holo.MatMulPacked (docs/kernels.md) ---- */
+
+/* holo.PackB(B [K,N]; transB) -> [ceil(N/8), K, 8]: B' = transB ? B^T : B
+ * in the GEMM core's panel layout, zero padded. */
+holo_status holo_k_packb_f32_infer(holo_kernel_call *c) {
+  holo_status st;
+  char s1[HOLO_K_SHAPE_STR];
+  c->alias_input = -1;
+  c->workspace_bytes = 0;
+  if ((st = holo_k_check_arity(c, "holo.PackB", 1, 1, 1))) return st;
+  if ((st = holo_k_check_input(c, "holo.PackB", 0, HOLO_DT_F32))) return st;
+  const holo_tensor *b = &c->inputs[0];
+  int64_t tb = holo_attr_int(c, "transB", 0);
+  if (tb != 0 && tb != 1)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.PackB: transB must be 0 or 1, got %lld", (long long)tb);
+  if (b->rank != 2)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.PackB: B must be 2-D, got B%s",
+                       holo_k_shape_str(s1, b->shape, b->rank));
+  int64_t K = tb ? b->shape[1] : b->shape[0], N = tb ? b->shape[0] : b->shape[1];
+  int64_t ys[3] = {(N + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR, K, HOLO_GEMM_NR};
+  return holo_k_set_output(c, "holo.PackB", 0, HOLO_DT_F32, 3, ys);
+}
+
+holo_status holo_k_packb_f32_run(holo_kernel_call *c) {
+  const holo_tensor *b = &c->inputs[0];
+  bool tb = holo_attr_int(c, "transB", 0) == 1;
+  size_t K = (size_t)(tb ? b->shape[1] : b->shape[0]), N = (size_t)(tb ? b->shape[0] : b->shape[1]);
+  holo_gemm_pack_b(c->outputs[0].data, b->data, tb ? 1 : N, tb ? K : 1, K, N);
+  return HOLO_OK;
+}
+
+/* holo.MatMulPacked(A [..., K], Bp [ceil(N/8), K, 8], bias? ; n, holo_activation?)
+ * -> [..., N]: MatMul(A, B) (+ bias) (then Relu), same bytes. */
+static holo_status mmp_geometry(holo_kernel_call *c, size_t *M, size_t *K, size_t *N) {
+  char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
+  const holo_tensor *a = &c->inputs[0], *bp = &c->inputs[1];
+  int64_t n = holo_attr_int(c, "n", -1);
+  if (a->rank < 1)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.MatMulPacked: A must have rank >= 1");
+  int64_t k = a->shape[a->rank - 1];
+  if (n < 0 || bp->rank != 3 || bp->shape[2] != HOLO_GEMM_NR || bp->shape[1] != k ||
+      bp->shape[0] != (n + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR)
+    return holo_k_fail(c, HOLO_ERR_KERNEL,
+                       "holo.MatMulPacked: Bp%s is not holo.PackB of a [%lld,%lld] B for A%s (attribute n)",
+                       holo_k_shape_str(s1, bp->shape, bp->rank), (long long)k, (long long)n,
+                       holo_k_shape_str(s2, a->shape, a->rank));
+  *M = holo_k_prod(a->shape, 0, a->rank - 1);
+  *K = (size_t)k;
+  *N = (size_t)n;
+  return HOLO_OK;
+}
+
+holo_status holo_k_mmpacked_f32_infer(holo_kernel_call *c) {
+  holo_status st;
+  size_t M, K, N, bcs;
+  c->alias_input = -1;
+  c->workspace_bytes = 0;
+  if ((st = holo_k_check_arity(c, "holo.MatMulPacked", 2, 3, 1))) return st;
+  if ((st = holo_k_check_input(c, "holo.MatMulPacked", 0, HOLO_DT_F32))) return st;
+  if ((st = holo_k_check_input(c, "holo.MatMulPacked", 1, HOLO_DT_F32))) return st;
+  if ((st = check_act(c, "holo.MatMulPacked"))) return st;
+  if ((st = mmp_geometry(c, &M, &K, &N))) return st;
+  if (!holo_k_absent(c, 2)) {
+    if ((st = holo_k_check_input(c, "holo.MatMulPacked", 2, HOLO_DT_F32))) return st;
+    if ((st = row_bias(c, "holo.MatMulPacked", 2, N, &bcs))) return st;
+  }
+  const holo_tensor *a = &c->inputs[0];
+  int64_t ys[HOLO_MAX_RANK];
+  for (uint32_t i = 0; i + 1 < a->rank; i++) ys[i] = a->shape[i];
+  ys[a->rank - 1] = (int64_t)N;
+  return holo_k_set_output(c, "holo.MatMulPacked", 0, HOLO_DT_F32, a->rank, ys);
+}
+
+holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c) {
+  size_t M, K, N;
+  if (mmp_geometry(c, &M, &K, &N)) return HOLO_ERR_KERNEL;
+  if (M == 0 || N == 0) return HOLO_OK;
+  holo_gemm q = {0};
+  q.M = M;
+  q.N = N;
+  q.K = K;
+  q.A = c->inputs[0].data;
+  q.rsa = K;
+  q.csa = 1;
+  q.Bp = c->inputs[1].data;
+  q.C = c->outputs[0].data;
+  q.ldc = N;
+  if (!holo_k_absent(c, 2)) {
+    q.bias = c->inputs[2].data;
+    row_bias(c, "holo.MatMulPacked", 2, N, &q.bcs);
+  }
+  q.relu = fused_act(c) == 1;
+  holo_gemm_f32(&q);
   return HOLO_OK;
 }

@@ -173,6 +173,17 @@ function noNodes() {
   return g.toJSON();
 }
 
+function state() {
+  const g = new GraphBuilder();
+  const s = g.input('s', DT.f32, [4]);
+  const k = g.input('k', DT.f32, [4]);
+  const [n] = g.node('Sub', [s, k], { name: 'step', outputs: [{ name: 'next', dtype: DT.f32, shape: [4] }] });
+  const [t] = g.node('Add', [s, k], { name: 'total', outputs: [{ name: 'total', dtype: DT.f32, shape: [4] }] });
+  g.output(t, n);
+  g.state(0, 1);
+  return g.toJSON();
+}
+
 const GOOD = [
   ['tiny-mlp', tinyMlp, 'MatMul + Add + Relu, f32 constants, concrete shapes; the base of most bad vectors'],
   ['symbolic', symbolic, 'symbolic dims (batch, seq) in SYMS, broadcast with a constant; a node output of unknown rank (shape null, rank 255)'],
@@ -185,6 +196,7 @@ const GOOD = [
   ['multi-out', multiOut, 'a node with two outputs; output ports in another order than produced'],
   ['dtypes', dtypes, 'constants of every dtype, rank 0 and rank 8, zero-element constants (length 0), no nodes'],
   ['no-nodes', noNodes, 'zero nodes (empty NODE and IOIX), an input that is also the output, a symbolic dim'],
+  ['state', state, 'a STAT section: state input port 0 is fed by output port 1, input 1 stays fixed'],
 ];
 
 // ---------------------------------------------------------------- archive patching
@@ -314,6 +326,7 @@ const BAD = [
     u64(dv, L.sec.PORT.entry + 16, L.sec.PORT.len - 4);
   }],
   ['bad-output-port-twice', 'multi-out', 'output port', 'output ports [b, b]', (dv, L) => u32(dv, L.outPort(1), dv.getUint32(L.outPort(0), true))],
+  ['bad-state-port', 'state', 'port (5, 1) out of range', 'STAT pair 0 names input port 5 of 2', (dv, L) => u32(dv, L.sec.STAT.off + 4, 5)],
 ];
 
 // Good vectors that are patches (reader behaviour, not writer output).

@@ -1,0 +1,194 @@
+// Type declarations for hologram-exec (hand-written; checked by tests/js/types.test.mjs).
+
+export type DType =
+  | 'float32' | 'float64' | 'float16'
+  | 'int8' | 'int16' | 'int32' | 'int64'
+  | 'uint8' | 'uint16' | 'uint32' | 'uint64'
+  | 'bool';
+
+export type TypedArray =
+  | Float32Array | Float64Array
+  | Int8Array | Int16Array | Int32Array | BigInt64Array
+  | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array | BigUint64Array;
+
+/** Bytes (Uint8Array, ArrayBuffer, DataView: raw little-endian, any port), a typed
+ * array of the port's dtype, or a plain array converted to the port's dtype. */
+export type TensorData = TypedArray | ArrayBufferLike | DataView | ReadonlyArray<number | bigint>;
+
+export interface TensorInput {
+  data: TensorData;
+  /** Required where the port has symbolic dims; otherwise the port's shape. */
+  shape?: ReadonlyArray<number | bigint>;
+  /** ONNX Runtime's name for shape. */
+  dims?: ReadonlyArray<number | bigint>;
+  /** If given, must equal the port's dtype. */
+  dtype?: DType;
+}
+
+export type Input = TensorData | TensorInput;
+
+/** An output. From execute/run the data is an owned copy; from executeAddressed a view. */
+export interface Tensor {
+  /** Float32Array for float32, BigInt64Array for int64, Uint16Array for float16, Uint8Array for bool, ... */
+  data: TypedArray;
+  dtype: DType;
+  shape: number[];
+  /** The κ-label of the content: `sha256:<64 hex>`. */
+  label: string;
+}
+
+export interface PortInfo {
+  readonly name: string;
+  readonly dtype: DType;
+  readonly dtypeCode: number;
+  /** Numbers, symbol names for symbolic dims; null when unknown (outputs). */
+  readonly shape: ReadonlyArray<number | string> | null;
+}
+
+export interface Counters {
+  executions: number;
+  dispatches: number;
+  elided: number;
+  memoHits: number;
+  storeHits: number;
+  storeMisses: number;
+  storeCorrupt: number;
+  storePuts: number;
+  bytesHashed: number;
+  evictions: number;
+  peakLiveBytes: number;
+  peakResidentBytes: number;
+}
+
+/** A host key-value store, synchronous, keyed by κ-label. Records are opaque bytes. */
+export interface WarmStore {
+  get(label: string): Uint8Array | undefined | null;
+  put(label: string, bytes: Uint8Array): void;
+}
+
+export type Variant = 'relaxed' | 'simd128' | 'scalar';
+
+export interface LoadOptions {
+  warmStore?: WarmStore | null;
+  /** Bound on transient bytes (0 or absent: unbounded). */
+  memoryBudget?: number | bigint;
+  /** Force a shipped variant instead of the best supported one. */
+  variant?: Variant;
+  /** Trust warm-store bytes without re-hashing (default: verify). */
+  trustStore?: boolean;
+  /** Re-hash every constant at load. */
+  verifyConstants?: boolean;
+  /** false: do not compute the constant-only cone at load. Default true. */
+  warmCone?: boolean;
+  /** A core module to use instead of the shipped ones (workerd: the wasm binding). */
+  wasm?: WasmSource;
+}
+
+/** Archive or module bytes: any typed array or DataView, or an (Shared)ArrayBuffer. */
+export type Bytes = ArrayBufferView | ArrayBufferLike;
+
+export type WasmSource = WebAssembly.Module | Bytes | URL | string | Response;
+
+export type Validator = 'stableLabels' | 'stableBytes';
+
+export interface RefinePlan {
+  /** Passes to run at most before repair (>= 1). */
+  passBudget: number;
+  /** Default ['stableLabels']. */
+  validators?: Validator[];
+  /** Default 'none'. */
+  repair?: 'none' | { retryPass: number };
+  /** State inputs and the outputs that feed them, by index or name. Default: input i <- output i. */
+  contract?: { inputs: Array<number | string>; outputs: Array<number | string> };
+}
+
+export type RefineStatus = 'converged' | 'budgetExhausted' | 'repaired' | 'failed';
+
+export interface RefineReport {
+  status: RefineStatus;
+  /** status is 'converged' or 'repaired'. */
+  converged: boolean;
+  passes: number;
+  extraPassesUsed: number;
+  /** Labels of the final state, in contract order. */
+  stateLabels: string[];
+  dispatches: number;
+  elided: number;
+  memoHits: number;
+  bytesCompared: number;
+  residentBytes: number;
+  residentCount: number;
+  /** The last pass's outputs (owned copies). */
+  outputs: Tensor[];
+}
+
+export type ErrorCode =
+  | 'ARG' | 'FORMAT' | 'UNSUPPORTED' | 'INPUT' | 'MEMORY' | 'BUDGET' | 'STORE' | 'KERNEL' | 'STATE' | 'LIMIT'
+  | 'DISPOSED' | 'TRAP' | 'ABI' | 'UNKNOWN';
+
+export declare class HologramError extends Error {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
+  readonly name: 'HologramError';
+  readonly code: ErrorCode;
+  /** The core's numeric status, for errors that came from it. */
+  readonly status?: number;
+}
+
+export declare const VARIANTS: readonly Variant[];
+
+export declare function features(): { simd: boolean; relaxedSimd: boolean };
+
+export declare class Session {
+  private constructor();
+  readonly inputs: ReadonlyArray<PortInfo>;
+  readonly outputs: ReadonlyArray<PortInfo>;
+  /** The core module variant this session runs on ('custom' for a module given as `wasm` without `variant`). */
+  readonly backend: Variant | 'custom';
+  /** The backend identity string that enters computed labels. */
+  readonly backendIdentity: string;
+  readonly archiveLabel: string;
+
+  /** Inputs in port order (or named feeds); owned outputs in port order. */
+  execute(inputs: ReadonlyArray<Input> | Record<string, Input>): Tensor[];
+  /** Named feeds, as in ONNX Runtime: { inputName: tensor } -> { outputName: Tensor }. */
+  run(feeds: Record<string, Input> | Map<string, Input>): Record<string, Tensor>;
+  /**
+   * Labels and zero-copy views into wasm memory. A view is valid until the next
+   * call into this session's module instance; copy it to keep it.
+   */
+  executeAddressed(inputs: ReadonlyArray<Input> | Record<string, Input>): Tensor[];
+  /** Iterates to a fixed point; `state` holds every input, state inputs carrying the initial state. */
+  refine(plan: RefinePlan, state: ReadonlyArray<Input> | Record<string, Input>): RefineReport;
+
+  readonly inputCount: number;
+  readonly outputCount: number;
+  readonly kernelCount: number;
+  readonly residentBytes: number;
+  readonly residentCount: number;
+  readonly contentStoreLen: number;
+  readonly counters: Counters;
+  /** The last exception the warm store threw during a call (treated as a miss or a failed put). */
+  readonly storeError: unknown;
+  memoryBudget: number;
+  setMemoryBudget(bytes: number | bigint): void;
+  /** Re-hashes every constant against its stored label; throws FORMAT on a mismatch. */
+  verify(): true;
+  readonly disposed: boolean;
+  /** Frees the session (idempotent); later calls throw DISPOSED. */
+  dispose(): void;
+}
+
+/** One instance of the core module (one linear memory), shareable by several sessions. */
+export declare class Runtime {
+  private constructor();
+  readonly variant: Variant | 'custom';
+  readonly hasRefine: boolean;
+  /** null, or why the instance is unusable (a trap). */
+  readonly poisoned: string | null;
+  load(holoBytes: Bytes, options?: Omit<LoadOptions, 'wasm' | 'variant'>): Session;
+}
+
+export declare function init(wasm?: WasmSource | null, options?: { variant?: Variant }): Promise<Runtime>;
+
+/** Instantiates a fresh module instance and loads the archive into it. */
+export declare function load(holoBytes: Bytes, options?: LoadOptions): Promise<Session>;

@@ -1,0 +1,77 @@
+/* The f32 GEMM core shared by MatMul, Gemm, Conv and holo.MatMulPacked.
+ *
+ *   C(i,j) = epilogue( sum_k A(i,k) * B(k,j) )
+ *
+ * THE ORDER CONTRACT (what makes every variant produce the same bytes):
+ * each output element starts from +0.0f and adds the products A(i,k)*B(k,j)
+ * in ascending k, each product rounded to f32, then each sum rounded to f32
+ * (a separate multiply and add: never a fused multiply-add). The epilogue
+ * then applies, in this order and each step rounded to f32:
+ *   v = alpha * v                     (when scale)
+ *   v = v + beta * bias(i,j)          (when bias && bias_scaled)
+ *   v = v + bias(i,j)                 (when bias && !bias_scaled)
+ *   v = v < 0 ? 0 : v                 (when relu; NaN and -0 pass through)
+ * A variant may compute many elements at once (SIMD lanes across j,
+ * register tiles across i and j) but never reorders one element's sum.
+ * Exactly one variant file defines holo_gemm_f32 in a given build:
+ * ops/gemm-f32-scalar.c without wasm SIMD, ops/gemm-f32-4x8-simd128.c with
+ * it (which uses f32x4.relaxed_madd when built with relaxed SIMD; that
+ * build has its own identities since a fused multiply-add changes bytes). */
+#ifndef HOLOGRAM_KERNELS_GEMM_H
+#define HOLOGRAM_KERNELS_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Columns per packed panel. */
+#define HOLO_GEMM_NR 8
+
+typedef struct holo_gemm {
+  size_t M, N, K;
+  const float *A; /* A(i,k) = A[i*rsa + k*csa] */
+  size_t rsa, csa;
+  /* Unpacked B: B(k,j) = B[k*ldb + j]. Packed B (Bp != NULL) overrides it:
+   * panel p holds columns 8p..8p+7, B(k,j) = Bp[(j/8)*K*8 + k*8 + j%8],
+   * columns past N zero (see holo_gemm_pack_b). */
+  const float *B;
+  size_t ldb;
+  const float *Bp;
+  float *C; /* C(i,j) = C[i*ldc + j] */
+  size_t ldc;
+  /* epilogue */
+  bool scale;
+  float alpha;
+  const float *bias; /* bias(i,j) = bias[i*brs + j*bcs]; NULL: none */
+  size_t brs, bcs;
+  bool bias_scaled;
+  float beta;
+  bool relu;
+} holo_gemm;
+
+/* Computes g->C. Defined by the build's variant file. */
+void holo_gemm_f32(const holo_gemm *g);
+
+/* Floats a packed B of K x N occupies. */
+static inline size_t holo_gemm_packed_floats(size_t K, size_t N) {
+  return (N + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR * HOLO_GEMM_NR * K;
+}
+
+/* Packs B(k,j) = B[k*rsb + j*csb] (K x N) into panels (dst holds
+ * holo_gemm_packed_floats(K, N) floats). Pure data movement: no bytes of a
+ * result depend on whether B was packed. */
+void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N);
+
+/* The scalar epilogue of one element, exactly as the contract orders it. */
+static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float v) {
+  if (g->scale) v = g->alpha * v;
+  if (g->bias) {
+    float b = g->bias[i * g->brs + j * g->bcs];
+    if (g->bias_scaled) b = g->beta * b;
+    v = v + b;
+  }
+  if (g->relu) v = v < 0.0f ? 0.0f : v;
+  return v;
+}
+
+#endif

@@ -1,0 +1,222 @@
+/* The wasm SIMD128 GEMM core: 4x8 register tiles (8 f32x4 accumulators),
+ * vectorized across j. Each lane is one output element whose sum runs over
+ * k in ascending order with a separate multiply and add, so the bytes equal
+ * the scalar core's (gemm.h, the order contract). Built with relaxed SIMD,
+ * the multiply-add is f32x4.relaxed_madd instead: fused where the engine
+ * has FMA, which changes bytes; registry.c gives that build its own
+ * identities. */
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+
+#include "../gemm.h"
+
+#pragma clang fp contract(off)
+
+#ifdef __wasm_relaxed_simd__
+#define MADD(acc, a, b) wasm_f32x4_relaxed_madd((a), (b), (acc))
+#else
+#define MADD(acc, a, b) wasm_f32x4_add((acc), wasm_f32x4_mul((a), (b)))
+#endif
+
+#define MR 4
+#define NR HOLO_GEMM_NR
+/* rows of A per outer block: keeps the A block hot while panels stream */
+#define MC 64
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* Vector epilogue of 4 full lanes at (i, j..j+3); same steps as holo_gemm_epi. */
+INLINE v128_t epi4(const holo_gemm *g, size_t i, size_t j, v128_t v) {
+  if (g->scale) v = wasm_f32x4_mul(wasm_f32x4_splat(g->alpha), v);
+  if (g->bias) {
+    const float *bp = g->bias + i * g->brs + j * g->bcs;
+    v128_t b = g->bcs ? wasm_v128_load(bp) : wasm_f32x4_splat(*bp);
+    if (g->bias_scaled) b = wasm_f32x4_mul(wasm_f32x4_splat(g->beta), b);
+    v = wasm_f32x4_add(v, b);
+  }
+  if (g->relu) v = wasm_v128_andnot(v, wasm_f32x4_lt(v, wasm_f32x4_splat(0.0f)));
+  return v;
+}
+
+/* Stores nc (<= 4) lanes of acc at C(i, j..). */
+INLINE void store4(const holo_gemm *g, size_t i, size_t j, size_t nc, v128_t acc) {
+  float *c = g->C + i * g->ldc + j;
+  if (nc == 4) {
+    wasm_v128_store(c, epi4(g, i, j, acc));
+    return;
+  }
+  float t[4];
+  wasm_v128_store(t, acc);
+  for (size_t q = 0; q < nc; q++) c[q] = holo_gemm_epi(g, i, j + q, t[q]);
+}
+
+/* An mr x 8 tile at (i0, j0): b points at B(0, j0), rows ldb apart; nc
+ * columns (<= 8) are stored. mr is a constant after inlining. */
+INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
+                  size_t ldb, size_t csa) {
+  v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+  v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  const float *a0 = g->A + i0 * g->rsa, *a1 = a0 + g->rsa, *a2 = a1 + g->rsa, *a3 = a2 + g->rsa;
+  size_t K = g->K;
+  for (size_t k = 0; k < K; k++) {
+    v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+    b += ldb;
+    v128_t a = wasm_f32x4_splat(a0[k * csa]);
+    c00 = MADD(c00, a, b0);
+    c01 = MADD(c01, a, b1);
+    if (mr > 1) {
+      a = wasm_f32x4_splat(a1[k * csa]);
+      c10 = MADD(c10, a, b0);
+      c11 = MADD(c11, a, b1);
+    }
+    if (mr > 2) {
+      a = wasm_f32x4_splat(a2[k * csa]);
+      c20 = MADD(c20, a, b0);
+      c21 = MADD(c21, a, b1);
+    }
+    if (mr > 3) {
+      a = wasm_f32x4_splat(a3[k * csa]);
+      c30 = MADD(c30, a, b0);
+      c31 = MADD(c31, a, b1);
+    }
+  }
+  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
+  store4(g, i0, j0, n0, c00);
+  if (n1) store4(g, i0, j0 + 4, n1, c01);
+  if (mr > 1) {
+    store4(g, i0 + 1, j0, n0, c10);
+    if (n1) store4(g, i0 + 1, j0 + 4, n1, c11);
+  }
+  if (mr > 2) {
+    store4(g, i0 + 2, j0, n0, c20);
+    if (n1) store4(g, i0 + 2, j0 + 4, n1, c21);
+  }
+  if (mr > 3) {
+    store4(g, i0 + 3, j0, n0, c30);
+    if (n1) store4(g, i0 + 3, j0 + 4, n1, c31);
+  }
+}
+
+/* An mr x 4 tile over full columns j0..j0+3 of an unpacked B. */
+INLINE void tile4(const holo_gemm *g, size_t mr, size_t i0, size_t j0) {
+  v128_t c0 = wasm_f32x4_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;
+  const float *a0 = g->A + i0 * g->rsa, *a1 = a0 + g->rsa, *a2 = a1 + g->rsa, *a3 = a2 + g->rsa;
+  const float *b = g->B + j0;
+  size_t csa = g->csa, K = g->K, ldb = g->ldb;
+  for (size_t k = 0; k < K; k++) {
+    v128_t b0 = wasm_v128_load(b);
+    b += ldb;
+    c0 = MADD(c0, wasm_f32x4_splat(a0[k * csa]), b0);
+    if (mr > 1) c1 = MADD(c1, wasm_f32x4_splat(a1[k * csa]), b0);
+    if (mr > 2) c2 = MADD(c2, wasm_f32x4_splat(a2[k * csa]), b0);
+    if (mr > 3) c3 = MADD(c3, wasm_f32x4_splat(a3[k * csa]), b0);
+  }
+  store4(g, i0, j0, 4, c0);
+  if (mr > 1) store4(g, i0 + 1, j0, 4, c1);
+  if (mr > 2) store4(g, i0 + 2, j0, 4, c2);
+  if (mr > 3) store4(g, i0 + 3, j0, 4, c3);
+}
+
+/* One element, for the last N % 4 columns of an unpacked B. */
+static void elem1(const holo_gemm *g, size_t i, size_t j) {
+  const float *a = g->A + i * g->rsa, *b = g->B + j;
+  float acc = 0.0f;
+  for (size_t k = 0; k < g->K; k++) {
+#ifdef __wasm_relaxed_simd__
+    /* lane 0 of the same instruction, so a fused engine fuses here too */
+    acc = wasm_f32x4_extract_lane(
+        wasm_f32x4_relaxed_madd(wasm_f32x4_splat(a[k * g->csa]), wasm_f32x4_splat(b[k * g->ldb]),
+                                wasm_f32x4_splat(acc)),
+        0);
+#else
+    acc += a[k * g->csa] * b[k * g->ldb];
+#endif
+  }
+  g->C[i * g->ldc + j] = holo_gemm_epi(g, i, j, acc);
+}
+
+static void tile8_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
+                    size_t ldb) {
+  if (g->csa == 1) {
+    switch (mr) {
+    case 4: tile8(g, 4, i0, j0, nc, b, ldb, 1); break;
+    case 3: tile8(g, 3, i0, j0, nc, b, ldb, 1); break;
+    case 2: tile8(g, 2, i0, j0, nc, b, ldb, 1); break;
+    default: tile8(g, 1, i0, j0, nc, b, ldb, 1); break;
+    }
+    return;
+  }
+  switch (mr) {
+  case 4: tile8(g, 4, i0, j0, nc, b, ldb, g->csa); break;
+  case 3: tile8(g, 3, i0, j0, nc, b, ldb, g->csa); break;
+  case 2: tile8(g, 2, i0, j0, nc, b, ldb, g->csa); break;
+  default: tile8(g, 1, i0, j0, nc, b, ldb, g->csa); break;
+  }
+}
+
+/* One row across 4 packed panels (32 columns, 8 independent accumulators):
+ * a lone row would otherwise wait on 2 accumulators' add latency. */
+static void row32_packed(const holo_gemm *g, size_t i, size_t j0, const float *bp) {
+  v128_t c[8];
+  for (int q = 0; q < 8; q++) c[q] = wasm_f32x4_splat(0.0f);
+  const float *a = g->A + i * g->rsa;
+  size_t K = g->K, ps = K * NR, csa = g->csa;
+  const float *b0 = bp, *b1 = bp + ps, *b2 = b1 + ps, *b3 = b2 + ps;
+  for (size_t k = 0; k < K; k++) {
+    v128_t av = wasm_f32x4_splat(a[k * csa]);
+    c[0] = MADD(c[0], av, wasm_v128_load(b0));
+    c[1] = MADD(c[1], av, wasm_v128_load(b0 + 4));
+    c[2] = MADD(c[2], av, wasm_v128_load(b1));
+    c[3] = MADD(c[3], av, wasm_v128_load(b1 + 4));
+    c[4] = MADD(c[4], av, wasm_v128_load(b2));
+    c[5] = MADD(c[5], av, wasm_v128_load(b2 + 4));
+    c[6] = MADD(c[6], av, wasm_v128_load(b3));
+    c[7] = MADD(c[7], av, wasm_v128_load(b3 + 4));
+    b0 += NR; b1 += NR; b2 += NR; b3 += NR;
+  }
+  for (int q = 0; q < 8; q++) store4(g, i, j0 + 4 * (size_t)q, 4, c[q]);
+}
+
+static void tile4_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0) {
+  switch (mr) {
+  case 4: tile4(g, 4, i0, j0); break;
+  case 3: tile4(g, 3, i0, j0); break;
+  case 2: tile4(g, 2, i0, j0); break;
+  default: tile4(g, 1, i0, j0); break;
+  }
+}
+
+void holo_gemm_f32(const holo_gemm *g) {
+  size_t M = g->M, N = g->N, K = g->K;
+  if (M == 0 || N == 0) return;
+  for (size_t ib = 0; ib < M; ib += MC) {
+    size_t ie = M - ib < MC ? M : ib + MC;
+    if (g->Bp && ie - ib < MR) {
+      /* fewer rows than a tile: rows across 4 panels at a time */
+      size_t j0 = 0;
+      for (; j0 + 4 * NR <= N; j0 += 4 * NR)
+        for (size_t i = ib; i < ie; i++) row32_packed(g, i, j0, g->Bp + j0 * K);
+      for (; j0 < N; j0 += NR)
+        tile8_m(g, ie - ib, ib, j0, N - j0 < NR ? N - j0 : NR, g->Bp + j0 * K, NR);
+    } else if (g->Bp) {
+      for (size_t j0 = 0; j0 < N; j0 += NR) {
+        size_t nc = N - j0 < NR ? N - j0 : NR;
+        const float *bp = g->Bp + j0 * K;
+        for (size_t i0 = ib; i0 < ie; i0 += MR)
+          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, nc, bp, NR);
+      }
+    } else {
+      size_t j0 = 0;
+      for (; j0 + NR <= N; j0 += NR)
+        for (size_t i0 = ib; i0 < ie; i0 += MR)
+          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, NR, g->B + j0, g->ldb);
+      for (; j0 + 4 <= N; j0 += 4)
+        for (size_t i0 = ib; i0 < ie; i0 += MR) tile4_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0);
+      for (; j0 < N; j0++)
+        for (size_t i = ib; i < ie; i++) elem1(g, i, j0);
+    }
+  }
+}
+#else
+typedef int holo_gemm_f32_simd128_unused; /* the scalar variant is compiled instead */
+#endif

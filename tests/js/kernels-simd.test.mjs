@@ -1,0 +1,280 @@
+// SIMD128 kernels against the scalar kernels, byte for byte: the same core
+// built twice (bindings-js/dist/hologram-simd128.wasm and, with -mno-simd128,
+// hologram-scalar.wasm) runs the same small archives (awkward sizes, broadcast
+// shapes, NaN/Inf), and the outputs must be the same bytes and carry the same
+// labels (the two builds share one byte class, docs/kernels.md). Plus float64
+// references within tolerance, and the relaxed-SIMD module (its own identity;
+// run in a child node with --experimental-wasm-relaxed-simd).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init } from '../../bindings-js/index.js';
+import { GraphBuilder, DT } from '../../compiler/graph.js';
+import { writeHolo } from '../../compiler/holo-writer.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DIST = join(ROOT, 'bindings-js', 'dist');
+const RELAXED_CHILD = process.env.HOLO_RELAXED_CHILD === '1';
+
+const simdBytes = readFileSync(join(DIST, RELAXED_CHILD ? 'hologram-relaxed.wasm' : 'hologram-simd128.wasm'));
+const scalarBytes = readFileSync(join(DIST, 'hologram-scalar.wasm'));
+const rtS = await init(simdBytes, { variant: RELAXED_CHILD ? 'relaxed' : 'simd128' });
+const rtR = await init(scalarBytes, { variant: 'scalar' });
+
+let seed = 0x9e3779b9;
+const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+const randf = (n, s = 1) => Float32Array.from({ length: n }, () => rnd() * s);
+const numel = (sh) => sh.reduce((a, b) => a * b, 1);
+
+/** One-node archive: inputs are graph inputs (so the kernel runs at execute). */
+function archive(op, shapes, attrs = {}, { dtype = DT.f32, absent = [] } = {}) {
+  const g = new GraphBuilder();
+  const ins = shapes.map((sh, i) => (absent.includes(i) ? null : g.input(`x${i}`, dtype, sh)));
+  const [y] = g.node(op, ins, { attrs });
+  g.output(y);
+  return writeHolo(g.toJSON());
+}
+
+function runOn(rt, holo, inputs) {
+  const s = rt.load(holo);
+  try {
+    const out = s.execute(inputs);
+    return { out: out[0], backend: s.backendIdentity, dispatches: s.counters.dispatches };
+  } finally {
+    s.dispose();
+  }
+}
+
+const bytesOf = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Runs on both modules; asserts same bytes, same label, same shape; returns the simd output. */
+function same(op, shapes, attrs = {}, opts = {}, data) {
+  const holo = archive(op, shapes, attrs, opts);
+  const inputs = data ?? shapes.filter((_, i) => !(opts.absent ?? []).includes(i)).map((sh) => randf(numel(sh), 2));
+  const a = runOn(rtS, holo, inputs), b = runOn(rtR, holo, inputs);
+  assert.equal(a.out.shape, b.out.shape, `${op} shape`);
+  const ba = bytesOf(a.out.data), bb = bytesOf(b.out.data);
+  if (!RELAXED_CHILD || !/^(MatMul|Gemm|Conv|holo\.MatMulPacked)$/.test(op)) {
+    if (!ba.equals(bb)) {
+      let i = 0;
+      while (i < a.out.data.length && Object.is(a.out.data[i], b.out.data[i])) i++;
+      assert.unreachable(`${op} ${JSON.stringify(shapes)} ${JSON.stringify(attrs)}: simd != scalar at element ${i}: ${a.out.data[i]} vs ${b.out.data[i]}`);
+    }
+    if (!RELAXED_CHILD) assert.is(a.out.label, b.out.label, `${op}: labels differ`);
+  }
+  return { out: a.out, inputs, ref: b.out };
+}
+
+function close(got, want, rtol, atol, what) {
+  assert.is(got.length, want.length, `${what}: length`);
+  for (let i = 0; i < got.length; i++) {
+    const g = got[i], w = want[i];
+    if (Number.isNaN(w)) { assert.ok(Number.isNaN(g), `${what}[${i}]: want NaN, got ${g}`); continue; }
+    if (!Number.isFinite(w)) { assert.is(g, w, `${what}[${i}]`); continue; }
+    if (!(Math.abs(g - w) <= atol + rtol * Math.abs(w))) assert.unreachable(`${what}[${i}]: ${g} vs f64 ${w}`);
+  }
+}
+
+// f64 references
+function mm64(A, B, M, K, N, bias) {
+  const Y = new Float64Array(M * N);
+  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) {
+    let s = 0;
+    for (let k = 0; k < K; k++) s += A[i * K + k] * B[k * N + j];
+    Y[i * N + j] = s + (bias ? bias[bias.length === 1 ? 0 : j] : 0);
+  }
+  return Y;
+}
+
+const SIZES = [1, 3, 4, 7, 8, 9, 17, 63, 65];
+
+test('identities: simd128 and scalar builds share the byte class; relaxed has its own', () => {
+  const holo = archive('Relu', [[3]]);
+  const a = rtS.load(holo), b = rtR.load(holo);
+  if (!RELAXED_CHILD) assert.is(a.backendIdentity, 'hologram-cpu/scalar/1');
+  else assert.match(a.backendIdentity, /^hologram-cpu\/relaxed-simd(-unfused)?\/1$/);
+  assert.is(b.backendIdentity, 'hologram-cpu/scalar/1');
+  a.dispose(); b.dispose();
+});
+
+test('MatMul: awkward M,K,N, simd == scalar bytes, f64 within tolerance', () => {
+  for (const M of [1, 2, 3, 5, 7, 17]) for (const K of [1, 3, 8, 17, 63]) for (const N of [1, 3, 4, 7, 8, 9, 17, 65]) {
+    const { out, inputs } = same('MatMul', [[M, K], [K, N]]);
+    close(out.data, mm64(inputs[0], inputs[1], M, K, N), 1e-5, 2e-5 * K, `MatMul ${M}x${K}x${N}`);
+  }
+});
+
+test('MatMul: batch folding, batch broadcast, 1-D operands, fused bias + Relu', () => {
+  same('MatMul', [[2, 3, 5, 7], [7, 9]]);
+  same('MatMul', [[2, 1, 5, 7], [3, 7, 9]]);
+  same('MatMul', [[5, 7], [4, 7, 9]]);
+  same('MatMul', [[7], [7, 9]]);
+  same('MatMul', [[3, 7], [7]]);
+  same('MatMul', [[33, 65], [65, 17]]);
+  for (const [M, K, N] of [[1, 17, 9], [6, 9, 17], [64, 63, 65]]) {
+    const { out, inputs } = same('MatMul', [[M, K], [K, N], [N]], { holo_activation: 'Relu' });
+    const ref = mm64(inputs[0], inputs[1], M, K, N, inputs[2]).map((v) => (v < 0 ? 0 : v));
+    close(out.data, ref, 1e-5, 2e-5 * K, 'MatMul+bias+Relu');
+  }
+});
+
+test('MatMul + bias + Relu fused gives the bytes of MatMul, Add, Relu', () => {
+  const [M, K, N] = [9, 17, 13];
+  const inputs = [randf(M * K), randf(K * N), randf(N)];
+  const fused = same('MatMul', [[M, K], [K, N], [N]], { holo_activation: 'Relu' }, {}, inputs).out;
+  const g = new GraphBuilder();
+  const a = g.input('a', DT.f32, [M, K]), b = g.input('b', DT.f32, [K, N]), c = g.input('c', DT.f32, [N]);
+  const [m] = g.node('MatMul', [a, b]);
+  const [s] = g.node('Add', [m, c]);
+  const [r] = g.node('Relu', [s]);
+  g.output(r);
+  const un = runOn(rtS, writeHolo(g.toJSON()), inputs).out;
+  assert.ok(bytesOf(fused.data).equals(bytesOf(un.data)), 'fused != unfused bytes');
+});
+
+test('Gemm: transA/transB, alpha/beta, C broadcast shapes', () => {
+  for (const [M, K, N] of [[1, 7, 9], [3, 17, 8], [5, 3, 65], [17, 63, 7]]) for (const ta of [0, 1]) for (const tb of [0, 1]) {
+    const as = ta ? [K, M] : [M, K], bs = tb ? [N, K] : [K, N];
+    for (const cs of [null, [N], [1, N], [M, 1], [M, N], [1]]) {
+      const shapes = cs ? [as, bs, cs] : [as, bs];
+      same('Gemm', shapes, { transA: ta, transB: tb, alpha: 0.75, beta: 1.5 });
+    }
+    same('Gemm', [as, bs, [N]], { transA: ta, transB: tb, holo_activation: 'Relu' });
+  }
+});
+
+test('holo.PackB + holo.MatMulPacked: same bytes as MatMul (+bias, Relu)', () => {
+  for (const [M, K, N] of [[1, 7, 9], [4, 17, 8], [6, 63, 65], [13, 5, 3]]) for (const tb of [0, 1]) {
+    const A = randf(M * K), B = randf(K * N), bias = randf(N);
+    const Bt = new Float32Array(K * N);
+    for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) Bt[j * K + k] = B[k * N + j];
+    const g = new GraphBuilder();
+    const a = g.input('a', DT.f32, [M, K]);
+    const w = g.constant('w', DT.f32, tb ? [N, K] : [K, N], tb ? Bt : B);
+    const c = g.constant('c', DT.f32, [N], bias);
+    const [p] = g.node('holo.PackB', [w], { attrs: { transB: tb } });
+    const [y] = g.node('holo.MatMulPacked', [a, p, c], { attrs: { n: N, holo_activation: 'Relu' } });
+    g.output(y);
+    const holo = writeHolo(g.toJSON());
+    const s = rtS.load(holo);
+    const d0 = s.counters.dispatches;
+    const got = s.execute([A])[0];
+    assert.is(s.counters.dispatches - d0, 1, 'PackB runs once at load (constant cone), not per call');
+    s.dispose();
+    const want = same('MatMul', [[M, K], [K, N], [N]], { holo_activation: 'Relu' }, {}, [A, B, bias]).out;
+    assert.ok(bytesOf(got.data).equals(bytesOf(want.data)), `packed != MatMul bytes ${M}x${K}x${N} tb=${tb}`);
+    if (!RELAXED_CHILD) assert.ok(bytesOf(runOn(rtR, holo, [A]).out.data).equals(bytesOf(got.data)), 'scalar packed differs');
+  }
+});
+
+function conv64(X, W, B, [N, C, H, Wd], [M, Cg, kH, kW], { strides = [1, 1], pads = [0, 0, 0, 0], dilations = [1, 1], group = 1 }) {
+  const OH = Math.floor((H + pads[0] + pads[2] - dilations[0] * (kH - 1) - 1) / strides[0]) + 1;
+  const OW = Math.floor((Wd + pads[1] + pads[3] - dilations[1] * (kW - 1) - 1) / strides[1]) + 1;
+  const Mg = M / group, Y = new Float64Array(N * M * OH * OW);
+  for (let n = 0; n < N; n++) for (let m = 0; m < M; m++) for (let oh = 0; oh < OH; oh++) for (let ow = 0; ow < OW; ow++) {
+    let s = 0;
+    const grp = Math.floor(m / Mg);
+    for (let c = 0; c < Cg; c++) for (let i = 0; i < kH; i++) for (let j = 0; j < kW; j++) {
+      const ih = oh * strides[0] - pads[0] + i * dilations[0], iw = ow * strides[1] - pads[1] + j * dilations[1];
+      if (ih < 0 || ih >= H || iw < 0 || iw >= Wd) continue;
+      s += X[((n * C + grp * Cg + c) * H + ih) * Wd + iw] * W[((m * Cg + c) * kH + i) * kW + j];
+    }
+    Y[((n * M + m) * OH + oh) * OW + ow] = s + (B ? B[m] : 0);
+  }
+  return Y;
+}
+
+test('Conv: kernels, strides, pads, dilations, groups, depthwise; bias; fused Relu', () => {
+  const cases = [
+    [[1, 1, 5, 5], [1, 1, 3, 3], {}],
+    [[2, 3, 7, 9], [5, 3, 3, 3], { pads: [1, 1, 1, 1] }],
+    [[1, 4, 17, 13], [8, 4, 1, 1], {}],
+    [[1, 3, 16, 17], [7, 3, 5, 5], { strides: [2, 2], pads: [2, 1, 2, 1] }],
+    [[1, 4, 9, 11], [4, 1, 3, 3], { group: 4, pads: [1, 1, 1, 1] }],
+    [[1, 6, 8, 8], [9, 2, 3, 3], { group: 3, dilations: [2, 2], pads: [2, 2, 2, 2] }],
+    [[1, 2, 23, 23], [3, 2, 3, 3], { strides: [3, 2] }],
+    [[1, 8, 20, 20], [16, 8, 3, 3], { pads: [1, 1, 1, 1] }], // > one im2col chunk
+  ];
+  for (const [xs, ws, attrs] of cases) {
+    for (const bias of [false, true]) {
+      const shapes = bias ? [xs, ws, [ws[0]]] : [xs, ws];
+      const { out, inputs } = same('Conv', shapes, attrs);
+      const ref = conv64(inputs[0], inputs[1], bias ? inputs[2] : null, xs, ws, attrs);
+      close(out.data, ref, 1e-5, 1e-5 * ws[1] * ws[2] * ws[3], `Conv ${JSON.stringify([xs, ws, attrs])}`);
+      const r = same('Conv', shapes, { ...attrs, holo_activation: 'Relu' }, {}, inputs).out;
+      close(r.data, ref.map((v) => (v < 0 ? 0 : v)), 1e-5, 1e-5 * ws[1] * ws[2] * ws[3], 'Conv+Relu');
+    }
+  }
+});
+
+test('Binary ops: same shape, scalar, row and column broadcast, odd sizes', () => {
+  const shapes = [[[1], [1]], [[7], [7]], [[65], [1]], [[1], [63]], [[3, 17], [17]], [[3, 17], [3, 1]],
+    [[2, 3, 9], [2, 1, 9]], [[4, 1, 5], [1, 3, 1]], [[17, 5], [1]], [[129], [129]]];
+  for (const op of ['Add', 'Sub', 'Mul', 'Div'])
+    for (const sh of shapes) {
+      const { out, inputs } = same(op, sh);
+      if (sh[0].length === 1 && sh[0][0] === sh[1][0]) {
+        const f = { Add: (a, b) => a + b, Sub: (a, b) => a - b, Mul: (a, b) => a * b, Div: (a, b) => a / b }[op];
+        for (let i = 0; i < out.data.length; i++) assert.is(out.data[i], Math.fround(f(inputs[0][i], inputs[1][i])), `${op}[${i}]`);
+      }
+    }
+});
+
+test('Relu, Sigmoid, Tanh, Softmax, pools: same bytes; NaN and Inf propagate', () => {
+  const special = Float32Array.from([NaN, Infinity, -Infinity, 0, -0, 1e-40, -1e-40, 88.9, -104.5, 3, -3, 0.01]);
+  for (const op of ['Relu', 'Sigmoid', 'Tanh'])
+    for (const n of [1, 3, 4, 7, 17, 63, 65]) same(op, [[n]]);
+  for (const op of ['Relu', 'Sigmoid', 'Tanh']) {
+    const out = same(op, [[special.length]], {}, {}, [special]).out.data;
+    assert.ok(Number.isNaN(out[0]), `${op}(NaN)`);
+  }
+  const relu = same('Relu', [[special.length]], {}, {}, [special]).out.data;
+  assert.equal(Array.from(relu.slice(1, 5)), [Infinity, 0, 0, -0]);
+  for (const sh of [[1, 7], [3, 17], [2, 3, 65], [5, 1]]) same('Softmax', [sh]);
+  same('Softmax', [[3, 5, 4]], { axis: 1 });
+  const smx = Float32Array.from([1, NaN, 2, 3, 1, 2, Infinity, 0]);
+  const so = same('Softmax', [[2, 4]], {}, {}, [smx]).out.data;
+  assert.ok(so.slice(0, 4).every(Number.isNaN), 'NaN row');
+  for (const [xs, attrs] of [[[1, 3, 9, 9], { kernel_shape: [2, 2], strides: [2, 2] }], [[2, 2, 7, 17], { kernel_shape: [3, 3], pads: [1, 1, 1, 1] }]]) {
+    same('MaxPool', [xs], attrs);
+    same('AveragePool', [xs], attrs);
+    same('AveragePool', [xs], { ...attrs, count_include_pad: 1 });
+  }
+  same('GlobalAveragePool', [[2, 3, 7, 5]]);
+  const mp = Float32Array.from([NaN, 1, 2, 3]);
+  assert.ok(Number.isNaN(same('MaxPool', [[1, 1, 2, 2]], { kernel_shape: [2, 2] }, {}, [mp]).out.data[0]));
+});
+
+test('GEMM with NaN and Inf operands: simd == scalar bytes', () => {
+  const [M, K, N] = [6, 9, 13];
+  const A = randf(M * K), B = randf(K * N);
+  A[3] = NaN; A[K + 2] = Infinity; B[5] = -Infinity; B[2 * N + 7] = NaN;
+  const y = same('MatMul', [[M, K], [K, N]], {}, {}, [A, B]).out.data;
+  assert.ok(Number.isNaN(y[0]), 'NaN row');
+  const W = randf(2 * 1 * 3 * 3); W[0] = Infinity;
+  same('Conv', [[1, 1, 4, 4], [2, 1, 3, 3]], { pads: [1, 1, 1, 1] }, {}, [randf(16), W]);
+});
+
+if (!RELAXED_CHILD) {
+  test('relaxed-SIMD module: runs under --experimental-wasm-relaxed-simd, own identity, close to scalar', () => {
+    if (!existsSync(join(DIST, 'hologram-relaxed.wasm'))) assert.unreachable('hologram-relaxed.wasm not built');
+    const r = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', fileURLToPath(import.meta.url)], {
+      encoding: 'utf8', env: { ...process.env, HOLO_RELAXED_CHILD: '1', FORCE_COLOR: '0' }, timeout: 120000,
+    });
+    const out = (r.stdout ?? '') + (r.stderr ?? '');
+    assert.is(r.status, 0, out.slice(-3000));
+    assert.match(out, /Passed:\s+\d+/);
+  });
+} else {
+  test('relaxed GEMM is within float tolerance of the f64 reference', () => {
+    for (const [M, K, N] of [[1, 63, 65], [17, 64, 33]]) {
+      const { out, inputs } = same('MatMul', [[M, K], [K, N]]);
+      close(out.data, mm64(inputs[0], inputs[1], M, K, N), 1e-5, 2e-5 * K, 'relaxed MatMul');
+    }
+  });
+}
+
+test.run();

@@ -1,0 +1,47 @@
+// Compiled by tests/js/types.test.mjs with `tsc --noEmit` against the package's
+// exports map (node_modules/hologram-exec -> bindings-js). Each line after an
+// expect-error directive must fail to type-check.
+import { load, init, features, HologramError, VARIANTS, type Session, type Tensor, type RefineReport, type WarmStore, type Counters } from 'hologram-exec';
+import { MemoryWarmStore, memoryStore } from 'hologram-exec/stores/memory';
+import { NodeDirWarmStore } from 'hologram-exec/stores/node-dir';
+import { openBrowserStore, type BrowserWarmStore } from 'hologram-exec/stores/browser';
+
+async function main(bytes: Uint8Array): Promise<void> {
+  const store: WarmStore = new MemoryWarmStore();
+  const dir = new NodeDirWarmStore('/tmp/store');
+  const s: Session = await load(bytes, { warmStore: store, memoryBudget: 1 << 20, variant: 'simd128', trustStore: false, verifyConstants: true });
+  await load(bytes.buffer, { warmStore: dir, memoryBudget: 10n });
+  const outs: Tensor[] = s.execute([new Float32Array(4), { data: new Float32Array(8), shape: [2, 4] }, new Uint8Array(16)]);
+  const y: Float32Array | undefined = outs[0].data instanceof Float32Array ? outs[0].data : undefined;
+  const named: Record<string, Tensor> = s.run({ x: { data: [1, 2, 3], dims: [3] } });
+  const views = s.executeAddressed({ x: new Float32Array(3) });
+  const label: string = views[0].label;
+  const r: RefineReport = s.refine({ passBudget: 4, validators: ['stableLabels', 'stableBytes'], repair: { retryPass: 2 }, contract: { inputs: ['x'], outputs: [0] } }, [new Float32Array(3)]);
+  if (r.status === 'converged' || r.status === 'repaired') console.log(r.passes, r.stateLabels[0], r.outputs.length);
+  const c: Counters = s.counters;
+  const n: number = s.inputCount + s.outputCount + s.kernelCount + s.residentBytes + s.residentCount + s.contentStoreLen + c.memoHits;
+  console.log(y, named, label, n, s.backend, s.inputs[0].shape, features().relaxedSimd, VARIANTS[0]);
+  s.memoryBudget = 1024;
+  s.dispose();
+  const rt = await init(undefined, { variant: 'scalar' });
+  rt.load(bytes, { warmStore: memoryStore() }).dispose();
+  await init(new WebAssembly.Module(new Uint8Array(8)), { variant: 'relaxed' });
+  const b: BrowserWarmStore = await openBrowserStore({ backend: 'cache', preload: ['sha256:00'] });
+  await b.flush();
+  try { s.execute([]); } catch (e) { if (e instanceof HologramError && e.code === 'DISPOSED') console.log(e.message); }
+
+  // @ts-expect-error unknown variant
+  await load(bytes, { variant: 'avx512' });
+  // @ts-expect-error a refine plan needs a pass budget
+  s.refine({ validators: ['stableLabels'] }, []);
+  // @ts-expect-error validators are named
+  s.refine({ passBudget: 1, validators: ['stable'] }, []);
+  // @ts-expect-error execute takes inputs, not a string
+  s.execute('x');
+  // @ts-expect-error counters are read-only numbers
+  const bad: string = s.counters.dispatches;
+  // @ts-expect-error error codes are a closed set
+  const code: HologramError['code'] = 'NOPE';
+  console.log(bad, code);
+}
+void main;

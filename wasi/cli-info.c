@@ -1,0 +1,62 @@
+/* `holo info`: what an archive is and what loading it cost. Metadata and
+ * table sizes come from the archive layer (an archive tool may read it, as
+ * `holo dump` does); everything else from the public session API. */
+#include <stdio.h>
+
+#include "../runtime/archive.h"
+#include "holo-cli.h"
+#include "holo-std.h"
+
+static void text(const char *p, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)p[i];
+    if (ch < 0x20 || ch == 0x7f) printf("\\x%02x", ch); /* keep one line per entry */
+    else putchar(ch);
+  }
+}
+
+static void port(const char *kind, uint32_t i, const holo_port_info *p) {
+  printf("%s %u ", kind, i);
+  text(p->name, p->name_len);
+  printf(": %s ", cli_dtype_name(p->dtype));
+  if (p->rank == 255) {
+    printf("[?]\n");
+    return;
+  }
+  printf("[");
+  for (uint32_t d = 0; d < p->rank; d++) {
+    if (d) printf(",");
+    if (p->shape[d] < 0) text(p->symbol[d], p->symbol_len[d]);
+    else printf("%lld", (long long)p->shape[d]);
+  }
+  printf("]\n");
+}
+
+int cli_info(holo_session *s, const cli *c, const uint8_t *bytes, size_t len, double load_ms) {
+  holo_archive ar;
+  holo_error err = {0};
+  if (holo_archive_parse(bytes, len, holo_std_allocator(), &ar, &err)) return holo_cli_fail(c->file, &err, CLI_ARCHIVE);
+  printf("archive: %s\nbytes: %zu\nlabel: %s\nbackend: %s\nkernels: %u\n", c->file, len, holo_session_archive_label(s),
+         holo_session_backend_identity(s), holo_session_kernel_count(s));
+  printf("values: %u\nconstants: %u\nnodes: %u\n", ar.n_values, ar.n_consts, ar.n_nodes);
+  for (uint32_t i = 0; i < ar.n_meta; i++) {
+    printf("metadata ");
+    text(ar.meta[2 * i].p, ar.meta[2 * i].len);
+    printf(": ");
+    text(ar.meta[2 * i + 1].p, ar.meta[2 * i + 1].len);
+    printf("\n");
+  }
+  holo_archive_release(&ar, holo_std_allocator());
+  holo_port_info p;
+  for (uint32_t i = 0; i < holo_session_input_count(s); i++) {
+    holo_session_input_info(s, i, &p);
+    port("input", i, &p);
+  }
+  for (uint32_t i = 0; i < holo_session_output_count(s); i++) {
+    holo_session_output_info(s, i, &p);
+    port("output", i, &p);
+  }
+  printf("load_ms: %.3f\n", load_ms);
+  cli_print_counters("load", s);
+  return 0;
+}
