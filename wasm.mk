@@ -46,7 +46,7 @@ $(PKG_WASM)/hologram-relaxed.wasm: $(W)/core-relaxed.wasm | $(PKG_WASM)/
 	$(WASMOPT) -O3 --enable-simd --enable-relaxed-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
 
 # WASI program: the same core plus wasi/ (std) against wasi-libc.
-WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 $(WARN) -O3 -msimd128 -fno-math-errno \
+WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 $(WARN) -O3 -msimd128 -fno-math-errno -ffp-contract=off \
                -D_POSIX_C_SOURCE=200809L $(INC) -Iwasi
 $(W)/holo-raw.wasm: $(CORE_SRC) $(STD_SRC) $(CLI_SRC) $(HDRS) | $(W)/
 	$(CLANG) $(WASI_CFLAGS) $(CORE_SRC) $(STD_SRC) $(CLI_SRC) -Wl,-z,stack-size=1048576 -o $@
