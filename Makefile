@@ -83,3 +83,6 @@ bench-memo: build $(N)/bench-memo
 bench: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm
 	$(NODE) $(NODE_FLAGS) bench/run.mjs $(BENCH_ARGS)
 include fuzz.mk
+
+# The web demo and its model (issue 9): DEMO_HOLO is part of `build`; `make demo`.
+include demo.mk

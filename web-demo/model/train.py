@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trains the web demo's digit classifier and exports it to ONNX.
 
-Reproduce (CPU, about a minute on 2 cores; not run in CI):
+Reproduce (CPU only; 20 epochs of about 2 s each on an idle 2-core machine,
+several minutes when it is busy; not run in CI):
 
     node web-demo/model/export-mnist.mjs build/mnist
     /usr/bin/python3 web-demo/model/train.py
