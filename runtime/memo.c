@@ -3,21 +3,26 @@
 #include "archive.h"
 #include "hologram/mem.h"
 
-static uint32_t slot(const holo_digest *k) { return ((uint32_t)k->b[0] | (uint32_t)k->b[1] << 8) % HOLO_MEMO_SLOTS; }
+/* First slot of the key's set (keys are SHA-256 digests: any bytes are uniform). */
+static uint32_t set_of(const holo_memo *m, const holo_digest *k) {
+  uint32_t h = (uint32_t)k->b[0] | (uint32_t)k->b[1] << 8 | (uint32_t)k->b[2] << 16 | (uint32_t)k->b[3] << 24;
+  return (h & (m->slots / 2 - 1)) * 2;
+}
 
 holo_status holo_memo_init(holo_memo *m, const holo_allocator *a, uint32_t n_out, holo_error *err) {
   holo_memset(m, 0, sizeof *m);
   m->a = *a;
   m->n_out = n_out;
-  size_t outs = (size_t)HOLO_MEMO_SLOTS * (n_out ? n_out : 1) * sizeof(holo_digest);
-  m->keys = a->alloc(a->ctx, HOLO_MEMO_SLOTS * sizeof(holo_digest), 16);
-  m->used = a->alloc(a->ctx, HOLO_MEMO_SLOTS, 16);
+  m->slots = n_out <= 4 ? 4096 : n_out <= 32 ? 512 : 64;
+  size_t outs = (size_t)m->slots * (n_out ? n_out : 1) * sizeof(holo_digest);
+  m->keys = a->alloc(a->ctx, m->slots * sizeof(holo_digest), 16);
+  m->used = a->alloc(a->ctx, m->slots, 16);
   m->outs = a->alloc(a->ctx, outs, 16);
   if (!m->keys || !m->used || !m->outs) {
     holo_memo_destroy(m);
     return holo_err(err, HOLO_ERR_MEMORY, "out of memory creating the graph memo");
   }
-  holo_memset(m->used, 0, HOLO_MEMO_SLOTS);
+  holo_memset(m->used, 0, m->slots);
   return HOLO_OK;
 }
 
@@ -30,16 +35,32 @@ void holo_memo_destroy(holo_memo *m) {
   m->outs = 0;
 }
 
-const holo_digest *holo_memo_get(const holo_memo *m, const holo_digest *key) {
-  uint32_t i = slot(key);
-  if (!m->used || !m->used[i] || !holo_digest_eq(&m->keys[i], key)) return 0;
-  return m->outs + (size_t)i * m->n_out;
+/* used[i] == 2 marks the more recently used record of a set. */
+static void touch(holo_memo *m, uint32_t i) {
+  uint32_t other = i ^ 1u;
+  m->used[i] = 2;
+  if (m->used[other]) m->used[other] = 1;
+}
+
+const holo_digest *holo_memo_get(holo_memo *m, const holo_digest *key) {
+  if (!m->used) return 0;
+  uint32_t s = set_of(m, key);
+  for (uint32_t i = s; i < s + 2; i++)
+    if (m->used[i] && holo_digest_eq(&m->keys[i], key)) {
+      touch(m, i);
+      return m->outs + (size_t)i * m->n_out;
+    }
+  return 0;
 }
 
 void holo_memo_put(holo_memo *m, const holo_digest *key, const holo_digest *outs) {
-  uint32_t i = slot(key);
   if (!m->used) return;
+  uint32_t s = set_of(m, key), i = s;
+  if (m->used[s] && !holo_digest_eq(&m->keys[s], key)) {
+    /* Take the other slot when it is empty, the same key, or older. */
+    if (!m->used[s + 1] || holo_digest_eq(&m->keys[s + 1], key) || m->used[s + 1] < m->used[s]) i = s + 1;
+  }
   m->keys[i] = *key;
-  m->used[i] = 1;
   for (uint32_t k = 0; k < m->n_out; k++) m->outs[(size_t)i * m->n_out + k] = outs[k];
+  touch(m, i);
 }

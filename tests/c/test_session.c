@@ -361,6 +361,27 @@ static void labels_stable_across_sessions(void **st) {
   fx_close(&b);
 }
 
+/* The memo holds many executions: repeating 300 distinct inputs is
+ * answered almost entirely from it (two-way sets of 4096 records). */
+static void memo_holds_many_executions(void **st) {
+  (void)st;
+  fx f;
+  fx_open(&f, "cse", NULL);
+  float x[32];
+  holo_input in = {x, sizeof x, NULL, 0};
+  holo_view v;
+  holo_error err;
+  for (int round = 0; round < 2; round++)
+    for (int k = 0; k < 300; k++) {
+      fill(x, 32, (float)k);
+      assert_int_equal(holo_execute_addressed(f.s, &in, 1, &v, 1, &err), HOLO_OK);
+    }
+  holo_counters c = counters(f.s);
+  assert_true(c.memo_hits >= 295);
+  assert_int_equal(c.dispatches, 600); /* 2 per distinct input, none on the repeat */
+  fx_close(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(mlp_runs_and_memoizes),
@@ -375,6 +396,7 @@ int main(void) {
       cmocka_unit_test(symbolic_dims_bind_per_execution),
       cmocka_unit_test(bad_inputs_are_values),
       cmocka_unit_test(labels_stable_across_sessions),
+      cmocka_unit_test(memo_holds_many_executions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
