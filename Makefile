@@ -55,7 +55,10 @@ setup:
 test: build
 	@bash tools/test-all.sh
 
-run: build
+# The main job sets itself up on a fresh machine.
+run:
+	@{ [ -d node_modules ] && command -v clang-19 >/dev/null && [ -e /usr/bin/chromium ]; } || bash tools/setup.sh
+	@$(MAKE) -s build
 	@bash tools/run.sh
 
 format:
