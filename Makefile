@@ -8,19 +8,19 @@ WASMLD   ?= wasm-ld-19
 WASMOPT  ?= node_modules/.bin/wasm-opt
 NODE     ?= node
 
-INC      := -Iruntime/include -Ikernels-wasm-simd/include
+INC      := -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include
 WARN     := -Wall -Wextra -Werror
 CFLAGS_N := -std=c11 $(WARN) -O2 -g -fno-math-errno -ffp-contract=off $(INC)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
 KERNEL_SRC  := $(sort $(wildcard kernels-wasm-simd/*.c kernels-wasm-simd/ops/*.c))
-CORE_SRC    := $(RUNTIME_SRC) $(KERNEL_SRC)
+CORE_SRC    := $(RUNTIME_SRC) $(KERNEL_SRC) $(sort $(wildcard generation/*.c))
 STD_SRC     := $(sort $(wildcard wasi/std-*.c))
 CLI_SRC     := $(sort $(wildcard wasi/cli-*.c))
 TEST_SRC    := $(sort $(wildcard tests/c/test_*.c))
 TEST_UTIL   := $(sort $(wildcard tests/c/util/*.c))
-HDRS        := $(wildcard runtime/include/hologram/*.h kernels-wasm-simd/include/hologram/*.h kernels-wasm-simd/*.h runtime/*.h tests/c/util/*.h wasi/*.h)
+HDRS        := $(wildcard runtime/include/hologram/*.h generation/include/hologram/*.h kernels-wasm-simd/include/hologram/*.h kernels-wasm-simd/*.h runtime/*.h tests/c/util/*.h wasi/*.h)
 
 N := build/native
 A := build/asan

@@ -159,6 +159,8 @@ export declare class Session {
   executeAddressed(inputs: ReadonlyArray<Input> | Record<string, Input>): Tensor[];
   /** Iterates to a fixed point; `state` holds every input, state inputs carrying the initial state. */
   refine(plan: RefinePlan, state: ReadonlyArray<Input> | Record<string, Input>): RefineReport;
+  /** Autoregressive generation over a causal step graph (docs/generation.md). */
+  generate(prompt: ReadonlyArray<number> | Uint32Array, options?: GenerateOptions): GenerateResult;
 
   readonly inputCount: number;
   readonly outputCount: number;
@@ -192,3 +194,31 @@ export declare function init(wasm?: WasmSource | null, options?: { variant?: Var
 
 /** Instantiates a fresh module instance and loads the archive into it. */
 export declare function load(holoBytes: Bytes, options?: LoadOptions): Promise<Session>;
+
+export interface SamplerOptions {
+  kind?: 'greedy' | 'default' | 'mirostat';
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  minP?: number;
+  repetitionPenalty?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  penaltyWindow?: number;
+  tau?: number;
+  eta?: number;
+}
+export interface GenerateOptions {
+  maxTokens?: number;
+  stopToken?: number;
+  seed?: number | bigint;
+  sampler?: SamplerOptions;
+  /** Ports (index or name); default token = input 0, no position, logits = output 0; state from the archive. */
+  model?: { tokenInput?: number | string; positionInput?: number | string | null; logitsOutput?: number | string };
+  /** Called per generated token; return false to stop. */
+  onToken?: (token: number, index: number) => boolean | void;
+}
+export interface GenerateResult {
+  tokens: number[];
+  stats: { steps: number; dispatches: number; memoHits: number; elided: number };
+}

@@ -623,6 +623,90 @@ class Session {
     return true;
   }
 
+  /**
+   * Autoregressive generation over a causal step graph (docs/generation.md):
+   * the prompt is fed token by token, then up to maxTokens are sampled.
+   * opts: { maxTokens, stopToken, seed, sampler: { kind: 'greedy'|'default'|'mirostat',
+   * temperature, topK, topP, minP, repetitionPenalty, frequencyPenalty, presencePenalty,
+   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput }, onToken }.
+   * onToken(token, index) returning false stops. Returns { tokens, stats }.
+   */
+  generate(prompt, opts = {}) {
+    const rt = this.#live();
+    const x = rt.x;
+    if (typeof x.holo_wasm_gen_new !== 'function') throw new HologramError('UNSUPPORTED', 'generation is not compiled into this core module');
+    if (!Array.isArray(prompt) && !ArrayBuffer.isView(prompt)) throw new HologramError('ARG', 'generate: prompt must be an array of token ids');
+    const toks = Array.from(prompt, Number);
+    if (!toks.length) throw new HologramError('ARG', 'generate: the prompt needs at least one token');
+    for (const t of toks) if (!Number.isInteger(t) || t < 0 || t > 0xffffffff) throw new HologramError('ARG', `generate: bad token ${t}`);
+    const known = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken']);
+    for (const k of Object.keys(opts)) if (!known.has(k)) throw new HologramError('ARG', `generate: unknown option '${k}'`);
+    const maxTokens = opts.maxTokens ?? 16;
+    if (!Number.isInteger(maxTokens) || maxTokens < 0) throw new HologramError('ARG', 'generate: maxTokens must be a non-negative integer');
+    const stop = opts.stopToken ?? -1;
+    const sm = opts.sampler ?? {};
+    const KINDS = { greedy: 0, default: 1, mirostat: 2 };
+    const kind = sm.kind ?? (sm.tau !== undefined ? 'mirostat' : 'default');
+    if (!(kind in KINDS)) throw new HologramError('ARG', `generate: unknown sampler kind '${kind}' (greedy, default, mirostat)`);
+    const md = opts.model ?? {};
+    const port = (v, def, list, what) => {
+      if (v === undefined) return def;
+      if (typeof v === 'string') {
+        const i = list.findIndex((p) => p.name === v);
+        if (i < 0) throw new HologramError('ARG', `generate: no ${what} named ${JSON.stringify(v)}`);
+        return i;
+      }
+      return v;
+    };
+    const seed = toU64(opts.seed ?? 0, 'seed');
+    const args = rt.alloc(64);
+    const outp = rt.alloc(32);
+    let g = 0;
+    try {
+      const dv = rt.dv();
+      dv.setUint32(args, port(md.tokenInput, 0, this.inputs, 'input'), true);
+      dv.setInt32(args + 4, md.positionInput === undefined || md.positionInput === null ? -1 : port(md.positionInput, -1, this.inputs, 'input'), true);
+      dv.setUint32(args + 8, port(md.logitsOutput, 0, this.outputs, 'output'), true);
+      dv.setUint32(args + 12, KINDS[kind], true);
+      dv.setFloat32(args + 16, sm.temperature ?? 1, true);
+      dv.setUint32(args + 20, sm.topK ?? 0, true);
+      dv.setFloat32(args + 24, sm.topP ?? 1, true);
+      dv.setFloat32(args + 28, sm.minP ?? 0, true);
+      dv.setFloat32(args + 32, sm.repetitionPenalty ?? 1, true);
+      dv.setFloat32(args + 36, sm.frequencyPenalty ?? 0, true);
+      dv.setFloat32(args + 40, sm.presencePenalty ?? 0, true);
+      dv.setUint32(args + 44, sm.penaltyWindow ?? 64, true);
+      dv.setFloat32(args + 48, sm.tau ?? 5, true);
+      dv.setFloat32(args + 52, sm.eta ?? 0.1, true);
+      dv.setUint32(args + 56, Number(seed & 0xffffffffn), true);
+      dv.setUint32(args + 60, Number(seed >> 32n), true);
+      g = x.holo_wasm_gen_new(this.#w, args, this.#err);
+      if (!g) throw rt.error(this.#err, rt.dv().getUint32(this.#err, true) || 5);
+      const check = (st) => { if (st !== 0) throw rt.error(this.#err, st); };
+      for (const t of toks) check(x.holo_wasm_gen_feed(g, t, this.#err));
+      x.holo_wasm_gen_mark(g);
+      const tokens = [];
+      for (let i = 0; i < maxTokens; i++) {
+        check(x.holo_wasm_gen_sample(g, outp, this.#err));
+        const t = rt.dv().getUint32(outp, true);
+        if (t === stop) break;
+        check(x.holo_wasm_gen_feed(g, t, this.#err));
+        tokens.push(t);
+        if (opts.onToken && opts.onToken(t, i) === false) break;
+      }
+      x.holo_wasm_gen_stats(g, outp);
+      const d2 = rt.dv();
+      const stats = { steps: Number(d2.getBigUint64(outp, true)), dispatches: Number(d2.getBigUint64(outp + 8, true)), memoHits: Number(d2.getBigUint64(outp + 16, true)), elided: Number(d2.getBigUint64(outp + 24, true)) };
+      return { tokens, stats };
+    } finally {
+      if (!rt.poisoned) {
+        if (g) x.holo_wasm_gen_free(g);
+        x.holo_free(args);
+        x.holo_free(outp);
+      }
+    }
+  }
+
   get disposed() { return !this.#w; }
 
   /** Frees the session (idempotent). Later calls throw DISPOSED. */

@@ -99,7 +99,7 @@ const holo_kernel *holo_cpu_lookup(void *ctx, const char *op, uint32_t op_len) {
 #endif
       return &kernels[i];
     }
-  return 0;
+  return holo_cpu_lookup_ext(op, op_len);
 }
 
 const char *holo_cpu_backend_variant(void) {

@@ -14,6 +14,9 @@ holo_status holo__execute_digests(holo_session *s, const holo_digest *in, holo_e
 /* Content label of output p of the last execution, made resident and held. */
 holo_status holo__output_content(holo_session *s, uint32_t p, holo_digest *out, holo_error *err);
 void holo__release(holo_session *s, const holo_digest *d);
+/* Holds a resident value once more (released with holo__release); false if
+ * it is not resident. */
+bool holo__hold(holo_session *s, const holo_digest *d);
 /* Bytes and metadata of a resident value, NULL if not resident. */
 const void *holo__resident(holo_session *s, const holo_digest *d, size_t *len, uint32_t *dtype, uint32_t *rank,
                            const int64_t **shape);

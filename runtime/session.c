@@ -593,6 +593,13 @@ void holo__release(holo_session *s, const holo_digest *d) {
   if (e && e->live) holo_arena_live_dec(&s->arena, e);
 }
 
+bool holo__hold(holo_session *s, const holo_digest *d) {
+  holo_entry *e = holo_arena_find(&s->arena, d);
+  if (!e) return false;
+  holo_arena_live_inc(&s->arena, e);
+  return true;
+}
+
 holo_status holo__execute_digests(holo_session *s, const holo_digest *in, holo_error *err) {
   int64_t shapes[64][HOLO_MAX_RANK];
   if (s->ar.n_in_ports > 64) return holo_err(err, HOLO_ERR_LIMIT, "more than 64 input ports");

@@ -14,31 +14,59 @@ static const uint32_t K[64] = {
 
 static inline uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
-static void block(uint32_t h[8], const uint8_t *p) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; i++)
-    w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
-           (uint32_t)p[4 * i + 3];
-  for (int i = 16; i < 64; i++) {
-    uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-  for (int i = 0; i < 64; i++) {
-    uint32_t t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-    uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    hh = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-  h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+/* Big-endian 32-bit load: one (unaligned) little-endian load and a byte
+ * swap (bswap on x86; two rotates and masks in wasm, which has no bswap). */
+static inline uint32_t be32(const uint8_t *p) {
+  uint32_t x;
+  __builtin_memcpy(&x, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return __builtin_bswap32(x);
+#else
+  return x;
+#endif
+}
+
+/* Fully unrolled rounds over a rolling 16-word message schedule (no 64-word
+ * array, no per-round register rotation: the eight working variables are
+ * renamed by the macro arguments). Ch(e,f,g) = ((f ^ g) & e) ^ g and
+ * Maj(a,b,c) = (a & b) | (c & (a | b)) are the FIPS 180-4 functions. */
+#define S0(x) (ror(x, 2) ^ ror(x, 13) ^ ror(x, 22))
+#define S1(x) (ror(x, 6) ^ ror(x, 11) ^ ror(x, 25))
+#define s0(x) (ror(x, 7) ^ ror(x, 18) ^ ((x) >> 3))
+#define s1(x) (ror(x, 17) ^ ror(x, 19) ^ ((x) >> 10))
+#define RND(a, b, c, d, e, f, g, h, i, wi)                                \
+  do {                                                                    \
+    uint32_t t1_ = h + S1(e) + (((f ^ g) & e) ^ g) + K[i] + (wi);         \
+    uint32_t t2_ = S0(a) + ((a & b) | (c & (a | b)));                     \
+    d += t1_;                                                             \
+    h = t1_ + t2_;                                                        \
+  } while (0)
+/* W[i] for i >= 16, in place in the rolling window w[i & 15]. */
+#define WX(i) (w[(i) & 15] += s1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + s0(w[((i) - 15) & 15]))
+#define R8(i, wf)                                \
+  RND(a, b, c, d, e, f, g, h, (i) + 0, wf((i) + 0)); \
+  RND(h, a, b, c, d, e, f, g, (i) + 1, wf((i) + 1)); \
+  RND(g, h, a, b, c, d, e, f, (i) + 2, wf((i) + 2)); \
+  RND(f, g, h, a, b, c, d, e, (i) + 3, wf((i) + 3)); \
+  RND(e, f, g, h, a, b, c, d, (i) + 4, wf((i) + 4)); \
+  RND(d, e, f, g, h, a, b, c, (i) + 5, wf((i) + 5)); \
+  RND(c, d, e, f, g, h, a, b, (i) + 6, wf((i) + 6)); \
+  RND(b, c, d, e, f, g, h, a, (i) + 7, wf((i) + 7))
+#define W0(i) (w[i] = be32(p + 4 * (i)))
+
+static void block(uint32_t hs[8], const uint8_t *p) {
+  uint32_t w[16];
+  uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
+  R8(0, W0);
+  R8(8, W0);
+  R8(16, WX);
+  R8(24, WX);
+  R8(32, WX);
+  R8(40, WX);
+  R8(48, WX);
+  R8(56, WX);
+  hs[0] += a; hs[1] += b; hs[2] += c; hs[3] += d;
+  hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
 }
 
 void holo_sha256_init(holo_sha256 *c) {
@@ -50,6 +78,7 @@ void holo_sha256_init(holo_sha256 *c) {
 }
 
 void holo_sha256_update(holo_sha256 *c, const void *data, size_t len) {
+  if (len == 0) return; /* data may be NULL for an empty tensor */
   const uint8_t *p = data;
   c->total += len;
   if (c->used) {

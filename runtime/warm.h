@@ -1,6 +1,6 @@
 /* WarmStore records: how a resident value is written to and read back from
  * a host store. Record layout (docs/warm-store.md):
- *   "HOLOWS1\0" | u32 dtype | u32 rank | i64 dims[rank] | 32-byte content digest | bytes
+ *   "HOLOWS2\0" | 71-byte label | u32 dtype | u32 rank | i64 dims[rank] | 32-byte content digest | bytes
  * The content digest lets a reader detect a corrupt or truncated record. */
 #ifndef HOLO_WARM_H
 #define HOLO_WARM_H

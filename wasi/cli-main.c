@@ -12,6 +12,8 @@
 #include "holo-cli.h"
 #include "holo-std.h"
 
+int cli_generate_main(int argc, char **argv);
+
 static const char USAGE[] =
     "usage: holo VERB FILE.holo [options]     (WASI: wasmtime run --dir . holo.wasm VERB ...)\n"
     "verbs:\n"
@@ -21,6 +23,7 @@ static const char USAGE[] =
     "  refine FILE   run a refinement plan; prints the report as JSON\n"
     "  bench FILE    median of N full executions (distinct inputs) and of N memo hits, as JSON\n"
     "  verify FILE   recompute every constant's label from its bytes\n"
+    "  generate FILE --prompt TEXT  sample tokens from a causal step graph (holo generate --help)\n"
     "inputs and outputs (PORT is a port name or index; without PORT=, --input and --output\n"
     "go in port order and --input-dtype/--shape apply to the latest --input):\n"
     "  -i, --input [PORT=]FILE       a .npy file (v1-3, little-endian, C order) or raw bytes\n"
@@ -179,6 +182,7 @@ int main(int argc, char **argv) {
     fputs(USAGE, stderr);
     return CLI_USAGE;
   }
+  if (!strcmp(argv[1], "generate")) return cli_generate_main(argc, argv); /* wasi/cli-generate.c */
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || (i == 1 && !strcmp(argv[i], "help"))) {
       fputs(USAGE, stdout);

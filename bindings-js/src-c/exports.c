@@ -155,3 +155,70 @@ EXPORT(holo_wasm_layout) uint32_t wasm_layout(uint32_t which) {
   default: return 0;
   }
 }
+
+/* Generation (generation/, docs/generation.md): a generator and its sampler
+ * per JS generate() call; JS drives the loop so onToken can stop it. */
+#include "hologram/generate.h"
+
+typedef struct wasm_gen_args {
+  uint32_t token_input;
+  int32_t position_input;
+  uint32_t logits_output;
+  uint32_t kind;
+  float temperature;
+  uint32_t top_k;
+  float top_p, min_p, repetition, frequency, presence;
+  uint32_t window;
+  float tau, eta;
+  uint32_t seed_lo, seed_hi;
+} wasm_gen_args;
+
+typedef struct wasm_gen {
+  holo_gen g;
+  holo_sampler smp;
+} wasm_gen;
+
+EXPORT(holo_wasm_gen_new) wasm_gen *wasm_gen_new(wasm_session *w, const wasm_gen_args *a, holo_error *err) {
+  wasm_gen *x = holo_heap_alloc(&HEAP, sizeof *x, 16);
+  if (!x) {
+    err->status = HOLO_ERR_MEMORY;
+    return 0;
+  }
+  holo_causal_model m;
+  holo_causal_model_default(&m);
+  m.token_input = a->token_input, m.position_input = a->position_input, m.logits_output = a->logits_output;
+  if (holo_gen_init(&x->g, w->s, &m, 0, &ALLOC, err) != HOLO_OK) {
+    holo_heap_free(&HEAP, x);
+    return 0;
+  }
+  holo_sampler_config c;
+  holo_sampler_config_default(&c);
+  c.kind = (holo_sampler_kind)a->kind, c.temperature = a->temperature, c.top_k = a->top_k, c.top_p = a->top_p;
+  c.min_p = a->min_p, c.penalty.repetition = a->repetition, c.penalty.frequency = a->frequency;
+  c.penalty.presence = a->presence, c.penalty.window = a->window, c.mirostat_tau = a->tau, c.mirostat_eta = a->eta;
+  c.seed = (uint64_t)a->seed_hi << 32 | a->seed_lo;
+  if (holo_sampler_init(&x->smp, &c, x->g.vocab, &ALLOC, err) != HOLO_OK) {
+    holo_gen_free(&x->g);
+    holo_heap_free(&HEAP, x);
+    return 0;
+  }
+  return x;
+}
+
+EXPORT(holo_wasm_gen_feed) int wasm_gen_feed(wasm_gen *x, uint32_t token, holo_error *err) {
+  return holo_gen_feed(&x->g, token, err);
+}
+EXPORT(holo_wasm_gen_mark) void wasm_gen_mark(wasm_gen *x) { x->g.gen_start = x->g.n_history; }
+EXPORT(holo_wasm_gen_sample) int wasm_gen_sample(wasm_gen *x, uint32_t *token, holo_error *err) {
+  return holo_gen_sample(&x->g, &x->smp, token, err);
+}
+EXPORT(holo_wasm_gen_vocab) uint32_t wasm_gen_vocab(wasm_gen *x) { return x->g.vocab; }
+EXPORT(holo_wasm_gen_stats) void wasm_gen_stats(wasm_gen *x, uint64_t *out) {
+  out[0] = x->g.stats.steps, out[1] = x->g.stats.dispatches, out[2] = x->g.stats.memo_hits, out[3] = x->g.stats.elided;
+}
+EXPORT(holo_wasm_gen_free) void wasm_gen_free(wasm_gen *x) {
+  if (!x) return;
+  holo_sampler_free(&x->smp);
+  holo_gen_free(&x->g);
+  holo_heap_free(&HEAP, x);
+}

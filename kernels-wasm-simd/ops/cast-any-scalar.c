@@ -29,7 +29,7 @@ static holo_status cast_to(holo_kernel_call *c, uint32_t *to) {
 
 holo_status holo_k_cast_infer(holo_kernel_call *c) {
   holo_status st;
-  uint32_t to;
+  uint32_t to = 0;
   c->alias_input = -1;
   c->workspace_bytes = 0;
   if ((st = holo_k_check_arity(c, "Cast", 1, 1, 1))) return st;

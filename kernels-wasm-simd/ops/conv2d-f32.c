@@ -5,9 +5,29 @@
  * sums w[c,kh,kw] * x products in ascending (c, kh, kw) order from +0 and
  * then adds the bias; a padding position contributes w * 0 (so an infinite
  * or NaN weight next to padding gives NaN, as zero padding means).
- * Optional `holo_activation` = "Relu" applies Relu after the bias. */
+ * Optional `holo_activation` = "Relu" applies Relu after the bias.
+ *
+ * Depthwise convolutions (one input and one output channel per group) skip
+ * im2col and the core (a 1-row GEMM per channel): conv_depthwise computes
+ * each output with the very same operations in the same order — acc = +0,
+ * acc = acc + w[kh,kw] * x for (kh, kw) ascending, a padding tap adding
+ * w * 0 — then the same epilogue, so the bytes (and the identity) are
+ * unchanged. Its inner loop runs along an output row (vectorizable: lanes
+ * are independent output elements). */
 #include "../gemm.h"
 #include "../shape-util.h"
+
+#ifdef __wasm_relaxed_simd__
+#include <wasm_simd128.h>
+/* The relaxed build's core multiplies-adds with f32x4.relaxed_madd (fused
+ * where the engine fuses); the depthwise kernel does the same so its bytes
+ * stay those of the core under the relaxed identities. A padding tap adds
+ * w * 0, exact either way (the product is exact), so it is not fused. */
+static inline float madd1(float acc, float w, float x) {
+  return wasm_f32x4_extract_lane(
+      wasm_f32x4_relaxed_madd(wasm_f32x4_splat(w), wasm_f32x4_splat(x), wasm_f32x4_splat(acc)), 0);
+}
+#endif
 
 /* output positions per im2col chunk (a multiple of the panel width) */
 #define CONV_CHUNK 256
@@ -61,11 +81,77 @@ static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
   return HOLO_OK;
 }
 
+static bool conv_is_depthwise(const conv_geom *g) {
+  return g->Cg == 1 && g->Mg == 1 && g->w.k[0] > 0 && g->w.k[1] > 0;
+}
+
 static size_t conv_ws_floats(const conv_geom *g) {
+  if (conv_is_depthwise(g)) return (size_t)g->w.out[1]; /* one row of accumulators */
   size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
   size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
   size_t pc = plane < CONV_CHUNK ? plane : CONV_CHUNK;
   return holo_gemm_packed_floats(K, pc);
+}
+
+/* Depthwise direct kernel (see the header comment). acc: OW floats. */
+static void conv_depthwise(const conv_geom *g, const float *X, const float *Wt, const float *B, float *Y,
+                           bool relu, float *acc) {
+  const holo_k_win2d *w = &g->w;
+  const int64_t H = w->in[0], W = w->in[1], OH = w->out[0], OW = w->out[1];
+  const int64_t kH = w->k[0], kW = w->k[1], s0 = w->stride[0], s1 = w->stride[1];
+  for (size_t n = 0; n < g->N; n++) {
+    for (size_t ch = 0; ch < g->C; ch++) {
+      const float *xp = X + (n * g->C + ch) * (size_t)(H * W);
+      const float *wp = Wt + ch * (size_t)(kH * kW);
+      float *yp = Y + (n * g->M + ch) * (size_t)(OH * OW);
+      for (int64_t oh = 0; oh < OH; oh++) {
+        for (int64_t ow = 0; ow < OW; ow++) acc[ow] = 0.0f;
+        for (int64_t kh = 0; kh < kH; kh++) {
+          const int64_t ih = oh * s0 - w->pad_begin[0] + kh * w->dil[0];
+          const bool row_in = ih >= 0 && ih < H;
+          for (int64_t kw = 0; kw < kW; kw++) {
+            const float wv = wp[kh * kW + kw];
+            const int64_t off = kw * w->dil[1] - w->pad_begin[1]; /* iw = ow * s1 + off */
+            int64_t lo = 0, hi = 0;
+            if (row_in) {
+              lo = off >= 0 ? 0 : (-off + s1 - 1) / s1;
+              hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / s1 + 1;
+              if (lo > OW) lo = OW;
+              if (hi > OW) hi = OW;
+              if (hi < lo) hi = lo;
+            }
+            int64_t ow = 0;
+            for (; ow < lo; ow++) acc[ow] = acc[ow] + wv * 0.0f;
+            const float *xr = xp + (row_in ? ih * W + off : 0);
+#ifdef __wasm_relaxed_simd__
+            if (s1 == 1) {
+              const v128_t w4 = wasm_f32x4_splat(wv);
+              for (; ow + 4 <= hi; ow += 4)
+                wasm_v128_store(acc + ow, wasm_f32x4_relaxed_madd(w4, wasm_v128_load(xr + ow),
+                                                                  wasm_v128_load(acc + ow)));
+            }
+            for (; ow < hi; ow++) acc[ow] = madd1(acc[ow], wv, xr[ow * s1]);
+#else
+            if (s1 == 1)
+              for (; ow < hi; ow++) acc[ow] = acc[ow] + wv * xr[ow];
+            else
+              for (; ow < hi; ow++) acc[ow] = acc[ow] + wv * xr[ow * s1];
+#endif
+            for (; ow < OW; ow++) acc[ow] = acc[ow] + wv * 0.0f;
+          }
+        }
+        float *yr = yp + oh * OW;
+        if (B) {
+          const float b = B[ch];
+          for (int64_t ow = 0; ow < OW; ow++) acc[ow] = acc[ow] + b;
+        }
+        if (relu)
+          for (int64_t ow = 0; ow < OW; ow++) yr[ow] = acc[ow] < 0.0f ? 0.0f : acc[ow];
+        else
+          for (int64_t ow = 0; ow < OW; ow++) yr[ow] = acc[ow];
+      }
+    }
+  }
 }
 
 holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
@@ -132,6 +218,10 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
   if (plane == 0 || g.M == 0) return HOLO_OK;
   bool relu = holo_attr_string_is(c, "holo_activation", "Relu");
   float *col = c->workspace;
+  if (conv_is_depthwise(&g)) {
+    conv_depthwise(&g, X, Wt, B, Y, relu, col);
+    return HOLO_OK;
+  }
   for (size_t n = 0; n < g.N; n++) {
     for (size_t grp = 0; grp < g.G; grp++) {
       const float *xg = X + (n * g.C + grp * g.Cg) * xplane;

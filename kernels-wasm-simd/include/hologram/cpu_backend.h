@@ -20,4 +20,8 @@ const char *holo_cpu_backend_variant(void);
 /* The kernel for an ONNX op type (op need not be NUL-terminated), or NULL. */
 const holo_kernel *holo_cpu_lookup(void *ctx, const char *op, uint32_t op_len);
 
+/* The extension table (kernels-wasm-simd/registry-ext.c), which
+ * holo_cpu_lookup falls back to: the kernel for op, or NULL. */
+const holo_kernel *holo_cpu_lookup_ext(const char *op, uint32_t op_len);
+
 #endif

@@ -1,0 +1,258 @@
+/* Prompt cache: prefix key -> state labels + logits, bounded by bytes, LRU,
+ * persisted through a WarmStore (docs/generation.md). */
+#include "hologram/generate.h"
+
+#include "../runtime/session-internal.h"
+#include "hologram/mem.h"
+
+#define D(x) ((holo_digest *)(x))
+
+static const uint8_t MANIFEST_MAGIC[8] = {'H', 'O', 'L', 'O', 'P', 'C', '1', 0};
+static const uint8_t RECORD_MAGIC[8] = {'H', 'O', 'L', 'O', 'W', 'S', '1', 0};
+
+holo_status holo_prompt_cache_init(holo_prompt_cache *pc, uint32_t max_entries, uint64_t budget, holo_warm_store *store,
+                                   const holo_allocator *a, holo_error *err) {
+  if (!pc || !a || !max_entries) return holo_err(err, HOLO_ERR_ARG, "prompt cache: NULL argument or 0 entries");
+  holo_memset(pc, 0, sizeof *pc);
+  pc->a = *a;
+  pc->e = a->alloc(a->ctx, (size_t)max_entries * sizeof *pc->e, 16);
+  if (!pc->e) return holo_err(err, HOLO_ERR_MEMORY, "prompt cache: out of memory");
+  holo_memset(pc->e, 0, (size_t)max_entries * sizeof *pc->e);
+  pc->cap = max_entries;
+  pc->budget = budget;
+  pc->store = store;
+  return HOLO_OK;
+}
+
+static void drop(holo_prompt_cache *pc, holo_gen *g, holo_prompt_entry *e) {
+  for (uint32_t k = 0; k < e->n_state; k++) holo__release(g->s, D(e->state[k]));
+  if (e->logits) pc->a.free(pc->a.ctx, e->logits);
+  pc->bytes -= e->bytes;
+  holo_memset(e, 0, sizeof *e);
+}
+
+void holo_prompt_cache_free(holo_prompt_cache *pc, holo_gen *g) {
+  if (!pc || !pc->e) return;
+  for (uint32_t i = 0; i < pc->cap; i++)
+    if (pc->e[i].used) drop(pc, g, &pc->e[i]);
+  pc->a.free(pc->a.ctx, pc->e);
+  pc->e = 0;
+}
+
+/* keys[L-1] = key of tokens[0..L). */
+static void prefix_keys(holo_gen *g, const uint32_t *tokens, uint32_t n, uint8_t (*keys)[32]) {
+  holo_sha256 c;
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, "holo/prompt-cache/v1", 21);
+  holo_sha256_update(&c, holo_session_archive_label(g->s), HOLO_LABEL_LEN);
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t b[4];
+    holo_put_u32le(b, tokens[i]);
+    holo_sha256_update(&c, b, 4);
+    holo_sha256 f = c;
+    holo_sha256_final(&f, keys[i]);
+  }
+}
+
+static holo_prompt_entry *find(holo_prompt_cache *pc, const uint8_t *key) {
+  for (uint32_t i = 0; i < pc->cap; i++)
+    if (pc->e[i].used && holo_memcmp(pc->e[i].key, key, 32) == 0) return &pc->e[i];
+  return 0;
+}
+
+static void restore(holo_gen *g, const holo_prompt_entry *e, const uint32_t *tokens) {
+  for (uint32_t k = 0; k < g->n_state; k++) holo__hold(g->s, D((void *)e->state[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo__release(g->s, D(g->state[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo_memcpy(g->state[k], e->state[k], 32);
+  g->pos = e->n_tokens;
+  g->n_history = 0;
+  for (uint32_t i = 0; i < e->n_tokens; i++) g->history[g->n_history++] = tokens[i]; /* capacity ensured by caller */
+  holo_memcpy(g->logits, e->logits, (size_t)g->vocab * 4);
+  g->have_logits = true;
+}
+
+static uint64_t value_bytes(holo_gen *g, const uint8_t *d) {
+  size_t len = 0;
+  uint32_t dt, rank;
+  const int64_t *shape;
+  holo__resident(g->s, (const holo_digest *)d, &len, &dt, &rank, &shape);
+  return len;
+}
+
+/* Evicts least-recently-used entries until `need` more bytes fit; returns a
+ * free slot or NULL when the entry alone exceeds the budget. */
+static holo_prompt_entry *make_room(holo_prompt_cache *pc, holo_gen *g, uint64_t need) {
+  if (pc->budget && need > pc->budget) return 0;
+  for (;;) {
+    holo_prompt_entry *free_slot = 0, *lru = 0;
+    for (uint32_t i = 0; i < pc->cap; i++) {
+      holo_prompt_entry *e = &pc->e[i];
+      if (!e->used) free_slot = free_slot ? free_slot : e;
+      else if (!lru || e->tick < lru->tick) lru = e;
+    }
+    if (free_slot && (!pc->budget || pc->bytes + need <= pc->budget)) return free_slot;
+    if (!lru) return 0;
+    drop(pc, g, lru);
+    pc->stats.evictions++;
+  }
+}
+
+static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entry *e) {
+  const holo_archive *ar = holo__archive(g->s);
+  (void)ar;
+  for (uint32_t k = 0; k < e->n_state; k++) {
+    size_t len = 0;
+    uint32_t dt, rank;
+    const int64_t *shape;
+    const void *data = holo__resident(g->s, (const holo_digest *)e->state[k], &len, &dt, &rank, &shape);
+    if (!data) continue;
+    size_t rec = 16 + 8 * (size_t)rank + 32 + len;
+    uint8_t *b = pc->a.alloc(pc->a.ctx, rec, 16);
+    if (!b) return;
+    holo_memcpy(b, RECORD_MAGIC, 8);
+    holo_put_u32le(b + 8, dt);
+    holo_put_u32le(b + 12, rank);
+    for (uint32_t d = 0; d < rank; d++) holo_put_i64le(b + 16 + 8 * d, shape[d]);
+    holo_memcpy(b + 16 + 8 * rank, e->state[k], 32);
+    if (len) holo_memcpy(b + 16 + 8 * rank + 32, data, len);
+    char label[HOLO_LABEL_LEN + 1];
+    holo_label_render((const holo_digest *)e->state[k], label);
+    if (pc->store->put(pc->store->ctx, label, b, rec) == HOLO_OK) pc->stats.store_puts++;
+    pc->a.free(pc->a.ctx, b);
+  }
+  size_t mlen = 20 + 32 * (size_t)e->n_state + 4 * (size_t)g->vocab;
+  uint8_t *m = pc->a.alloc(pc->a.ctx, mlen, 16);
+  if (!m) return;
+  holo_memcpy(m, MANIFEST_MAGIC, 8);
+  holo_put_u32le(m + 8, e->n_tokens);
+  holo_put_u32le(m + 12, e->n_state);
+  holo_put_u32le(m + 16, g->vocab);
+  for (uint32_t k = 0; k < e->n_state; k++) holo_memcpy(m + 20 + 32 * k, e->state[k], 32);
+  holo_memcpy(m + 20 + 32 * e->n_state, e->logits, 4 * (size_t)g->vocab);
+  char label[HOLO_LABEL_LEN + 1];
+  holo_label_render((const holo_digest *)e->key, label);
+  if (pc->store->put(pc->store->ctx, label, m, mlen) == HOLO_OK) pc->stats.store_puts++;
+  pc->a.free(pc->a.ctx, m);
+}
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static int64_t rd64(const uint8_t *p) { return (int64_t)((uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32); }
+
+/* Inserts (holding the values) an entry for the generator's current state. */
+static holo_prompt_entry *insert(holo_prompt_cache *pc, holo_gen *g, const uint8_t *key, uint32_t n_tokens,
+                                 uint8_t (*state)[32], const float *logits) {
+  uint64_t bytes = 4 * (uint64_t)g->vocab;
+  for (uint32_t k = 0; k < g->n_state; k++) bytes += value_bytes(g, state[k]);
+  holo_prompt_entry *e = make_room(pc, g, bytes);
+  if (!e) return 0;
+  e->logits = pc->a.alloc(pc->a.ctx, 4 * (size_t)g->vocab, 16);
+  if (!e->logits) return 0;
+  holo_memcpy(e->logits, logits, 4 * (size_t)g->vocab);
+  holo_memcpy(e->key, key, 32);
+  e->n_tokens = n_tokens, e->n_state = g->n_state, e->bytes = bytes, e->used = true, e->tick = ++pc->tick;
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    holo_memcpy(e->state[k], state[k], 32);
+    holo__hold(g->s, D(e->state[k]));
+  }
+  pc->bytes += bytes;
+  pc->stats.inserts++;
+  return e;
+}
+
+/* Reads a prefix from the store: the manifest, then each state record,
+ * interned (re-hashed) and checked against the manifest's label. */
+static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_t *key, uint32_t n_tokens) {
+  char label[HOLO_LABEL_LEN + 1];
+  holo_label_render((const holo_digest *)key, label);
+  const uint8_t *m;
+  size_t mlen;
+  if (pc->store->get(pc->store->ctx, label, &m, &mlen) != HOLO_OK) return 0;
+  if (mlen < 20 || holo_memcmp(m, MANIFEST_MAGIC, 8) || rd32(m + 8) != n_tokens || rd32(m + 12) != g->n_state ||
+      rd32(m + 16) != g->vocab || mlen != 20 + 32 * (size_t)g->n_state + 4 * (size_t)g->vocab)
+    return 0;
+  uint8_t want[HOLO_MAX_STATE][32];
+  float *logits = pc->a.alloc(pc->a.ctx, 4 * (size_t)g->vocab, 16);
+  if (!logits) return 0;
+  for (uint32_t k = 0; k < g->n_state; k++) holo_memcpy(want[k], m + 20 + 32 * k, 32);
+  holo_memcpy(logits, m + 20 + 32 * g->n_state, 4 * (size_t)g->vocab);
+  uint32_t got = 0;
+  holo_error err;
+  for (; got < g->n_state; got++) {
+    const uint8_t *r;
+    size_t rlen;
+    holo_label_render((const holo_digest *)want[got], label);
+    if (pc->store->get(pc->store->ctx, label, &r, &rlen) != HOLO_OK || rlen < 16 || holo_memcmp(r, RECORD_MAGIC, 8)) break;
+    uint32_t rank = rd32(r + 12);
+    if (rank > HOLO_MAX_RANK || rlen < 16 + 8 * (size_t)rank + 32) break;
+    int64_t shape[HOLO_MAX_RANK];
+    for (uint32_t d = 0; d < rank; d++) shape[d] = rd64(r + 16 + 8 * d);
+    size_t off = 16 + 8 * (size_t)rank + 32;
+    holo_input in = {r + off, rlen - off, shape, rank};
+    holo_digest d;
+    if (holo__intern_input(g->s, g->c.input[got], &in, &d, &err)) break;
+    if (holo_memcmp(d.b, want[got], 32)) {
+      holo__release(g->s, &d);
+      break;
+    }
+  }
+  holo_prompt_entry *e = 0;
+  if (got == g->n_state) e = insert(pc, g, key, n_tokens, want, logits);
+  for (uint32_t k = 0; k < got; k++) holo__release(g->s, D(want[k])); /* insert holds its own */
+  pc->a.free(pc->a.ctx, logits);
+  if (e) pc->stats.store_hits++;
+  return e;
+}
+
+holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
+                                    uint32_t *reused, holo_error *err) {
+  if (!g || !pc || !pc->e || (n && !tokens)) return holo_err(err, HOLO_ERR_ARG, "prefill_cached: NULL argument");
+  if (reused) *reused = 0;
+  holo_gen_reset(g);
+  if (!n) return HOLO_OK;
+  uint8_t(*keys)[32] = pc->a.alloc(pc->a.ctx, (size_t)n * 32, 16);
+  if (!keys) return holo_err(err, HOLO_ERR_MEMORY, "prefill_cached: out of memory");
+  prefix_keys(g, tokens, n, keys);
+  pc->stats.lookups++;
+  holo_prompt_entry *hit = 0;
+  for (uint32_t L = n; L > 0 && !hit; L--) hit = find(pc, keys[L - 1]);
+  if (pc->store) { /* a longer prefix may be in the store */
+    uint32_t have = hit ? hit->n_tokens : 0;
+    for (uint32_t L = n; L > have; L--) {
+      holo_prompt_entry *e = fetch(pc, g, keys[L - 1], L);
+      if (e) {
+        hit = e;
+        break;
+      }
+    }
+  }
+  holo_status st = HOLO_OK;
+  uint32_t from = 0;
+  if (hit) {
+    hit->tick = ++pc->tick;
+    /* make room in the history for the restored prefix */
+    if (g->cap_history < hit->n_tokens) {
+      uint32_t *h = g->a.alloc(g->a.ctx, (size_t)hit->n_tokens * 4, 16);
+      if (!h) st = holo_err(err, HOLO_ERR_MEMORY, "prefill_cached: out of memory (history)");
+      else g->a.free(g->a.ctx, g->history), g->history = h, g->cap_history = hit->n_tokens;
+    }
+    if (!st) {
+      restore(g, hit, tokens);
+      from = hit->n_tokens;
+      pc->stats.hits++;
+      pc->stats.tokens_reused += from;
+    }
+  } else {
+    pc->stats.misses++;
+  }
+  for (uint32_t i = from; i < n && !st; i++) st = holo_gen_feed(g, tokens[i], err);
+  if (!st) {
+    g->gen_start = g->n_history;
+    if (reused) *reused = from;
+    if (from < n && !find(pc, keys[n - 1])) {
+      holo_prompt_entry *e = insert(pc, g, keys[n - 1], n, g->state, g->logits);
+      if (e && pc->store) put_store(pc, g, e);
+    }
+  }
+  pc->a.free(pc->a.ctx, keys);
+  return st;
+}

@@ -1,0 +1,346 @@
+/* The generator: a causal step graph driven token by token over a session,
+ * its state held as content-labelled resident values (docs/generation.md). */
+#include "hologram/generate.h"
+
+#include "../runtime/session-internal.h"
+#include "hologram/mem.h"
+
+#define D(x) ((holo_digest *)(x))
+#define CD(x) ((const holo_digest *)(x))
+
+void holo_causal_model_default(holo_causal_model *m) {
+  holo_memset(m, 0, sizeof *m);
+  m->position_input = -1;
+}
+
+static void counters_add(holo_gen *g, const holo_counters *b) {
+  holo_counters a;
+  holo_session_counters(g->s, &a);
+  g->stats.dispatches += a.dispatches - b->dispatches;
+  g->stats.memo_hits += a.memo_hits - b->memo_hits;
+  g->stats.elided += a.elided - b->elided;
+}
+
+/* Zeros of a port's shape (symbolic dims 0), interned and held. */
+static holo_status intern_zero(holo_gen *g, uint32_t port, holo_digest *out, holo_error *err) {
+  const holo_archive *ar = holo__archive(g->s);
+  const holo_ar_value *v = &ar->values[ar->in_ports[port]];
+  int64_t shape[HOLO_MAX_RANK];
+  if (v->rank == HOLO_RANK_UNKNOWN || v->rank > HOLO_MAX_RANK)
+    return holo_err(err, HOLO_ERR_STATE, "generator: state input %u has an unknown rank; give an initial value", port);
+  for (uint32_t d = 0; d < v->rank; d++) shape[d] = v->dims[d] < 0 ? 0 : v->dims[d];
+  size_t len;
+  if (!holo_shape_bytes(v->dtype, shape, v->rank, &len))
+    return holo_err(err, HOLO_ERR_LIMIT, "generator: state input %u: size overflows", port);
+  void *z = 0;
+  if (len) {
+    z = g->a.alloc(g->a.ctx, len, 64);
+    if (!z) return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory (%zu bytes of initial state)", len);
+    holo_memset(z, 0, len);
+  }
+  holo_input in = {z, len, shape, v->rank};
+  holo_status st = holo__intern_input(g->s, port, &in, out, err);
+  if (z) g->a.free(g->a.ctx, z);
+  return st;
+}
+
+holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model *m, const holo_input *initial,
+                          const holo_allocator *a, holo_error *err) {
+  if (!g || !s || !m || !a) return holo_err(err, HOLO_ERR_ARG, "generator: NULL argument");
+  holo_memset(g, 0, sizeof *g);
+  const holo_archive *ar = holo__archive(s);
+  g->s = s, g->m = *m, g->a = *a;
+  if (m->token_input >= ar->n_in_ports)
+    return holo_err(err, HOLO_ERR_ARG, "generator: token input %u does not exist (%u inputs)", m->token_input, ar->n_in_ports);
+  if (m->position_input >= 0 && ((uint32_t)m->position_input >= ar->n_in_ports || (uint32_t)m->position_input == m->token_input))
+    return holo_err(err, HOLO_ERR_ARG, "generator: position input %d is invalid", m->position_input);
+  if (m->logits_output >= ar->n_out_ports)
+    return holo_err(err, HOLO_ERR_ARG, "generator: logits output %u does not exist (%u outputs)", m->logits_output,
+                    ar->n_out_ports);
+  const holo_ar_value *lv = &ar->values[ar->out_ports[m->logits_output]];
+  if (lv->dtype != HOLO_DT_F32) return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: logits must be f32");
+  if (lv->rank == HOLO_RANK_UNKNOWN || lv->rank == 0 || lv->dims[lv->rank - 1] <= 0)
+    return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: the logits' last dimension (the vocabulary) must be static");
+  g->vocab = (uint32_t)lv->dims[lv->rank - 1];
+  for (int which = 0; which < 2; which++) {
+    uint32_t p = which ? (uint32_t)m->position_input : m->token_input;
+    if (which && m->position_input < 0) continue;
+    const holo_ar_value *v = &ar->values[ar->in_ports[p]];
+    size_t n = 0;
+    if (v->rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v->dims, v->rank, &n) || n != 1)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must hold exactly one element", which ? "position" : "token", p);
+    if (v->dtype != HOLO_DT_I64 && v->dtype != HOLO_DT_I32 && v->dtype != HOLO_DT_F32)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must be i64, i32 or f32", which ? "position" : "token", p);
+  }
+  if (m->has_contract) {
+    g->c = m->contract;
+  } else if (ar->n_state) {
+    g->c.n = ar->n_state;
+    for (uint32_t k = 0; k < ar->n_state; k++) g->c.input[k] = ar->state[2 * k], g->c.output[k] = ar->state[2 * k + 1];
+  } else {
+    /* By name: state input X is fed by the output named X_out or X_next. */
+    for (uint32_t i = 0; i < ar->n_in_ports && g->c.n < HOLO_MAX_STATE; i++) {
+      if (i == m->token_input || (m->position_input >= 0 && i == (uint32_t)m->position_input)) continue;
+      const holo_ar_str *in = &ar->values[ar->in_ports[i]].name;
+      for (uint32_t o = 0; o < ar->n_out_ports; o++) {
+        const holo_ar_str *on = &ar->values[ar->out_ports[o]].name;
+        if (on->len != in->len + 4 && on->len != in->len + 5) continue;
+        if (holo_memcmp(on->p, in->p, in->len)) continue;
+        const char *suf = on->p + in->len;
+        if ((on->len == in->len + 4 && !holo_memcmp(suf, "_out", 4)) || (on->len == in->len + 5 && !holo_memcmp(suf, "_next", 5))) {
+          g->c.input[g->c.n] = i, g->c.output[g->c.n] = o, g->c.n++;
+          break;
+        }
+      }
+    }
+  }
+  if (g->c.n > HOLO_MAX_STATE) return holo_err(err, HOLO_ERR_LIMIT, "generator: more than %d state ports", HOLO_MAX_STATE);
+  for (uint32_t i = 0; i < ar->n_in_ports; i++) {
+    bool known = i == m->token_input || (m->position_input >= 0 && i == (uint32_t)m->position_input);
+    for (uint32_t k = 0; k < g->c.n; k++) {
+      if (g->c.input[k] == i) {
+        if (known) return holo_err(err, HOLO_ERR_STATE, "generator: input %u is both state and token/position", i);
+        known = true;
+      }
+    }
+    if (!known) return holo_err(err, HOLO_ERR_STATE, "generator: input %u is neither token, position nor state (give a contract)", i);
+  }
+  for (uint32_t k = 0; k < g->c.n; k++) {
+    if (g->c.output[k] >= ar->n_out_ports || g->c.output[k] == m->logits_output)
+      return holo_err(err, HOLO_ERR_STATE, "generator: state %u: output %u is invalid", k, g->c.output[k]);
+    if (ar->values[ar->in_ports[g->c.input[k]]].dtype != ar->values[ar->out_ports[g->c.output[k]]].dtype)
+      return holo_err(err, HOLO_ERR_STATE, "generator: state %u: input %u and output %u differ in dtype", k, g->c.input[k],
+                      g->c.output[k]);
+  }
+  g->n_state = g->c.n;
+  g->logits = a->alloc(a->ctx, (size_t)g->vocab * 4, 16);
+  g->scratch = a->alloc(a->ctx, (size_t)g->vocab * 4, 16);
+  g->cap_history = 256;
+  g->history = a->alloc(a->ctx, g->cap_history * 4, 16);
+  if (!g->logits || !g->scratch || !g->history) {
+    holo_gen_free(g);
+    return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory");
+  }
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    holo_status st = initial && initial[k].bytes ? holo__intern_input(s, g->c.input[k], &initial[k], D(g->init_state[k]), err)
+                                                 : intern_zero(g, g->c.input[k], D(g->init_state[k]), err);
+    if (st) {
+      for (uint32_t j = 0; j < k; j++) holo__release(s, D(g->init_state[j]));
+      g->n_state = 0;
+      holo_gen_free(g);
+      return st;
+    }
+  }
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    holo_memcpy(g->state[k], g->init_state[k], 32);
+    holo__hold(s, D(g->state[k]));
+  }
+  return HOLO_OK;
+}
+
+void holo_gen_free(holo_gen *g) {
+  if (!g || !g->a.free) return;
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    holo__release(g->s, D(g->state[k]));
+    holo__release(g->s, D(g->init_state[k]));
+  }
+  g->n_state = 0;
+  if (g->logits) g->a.free(g->a.ctx, g->logits);
+  if (g->scratch) g->a.free(g->a.ctx, g->scratch);
+  if (g->history) g->a.free(g->a.ctx, g->history);
+  g->logits = g->scratch = 0, g->history = 0;
+}
+
+static void set_state(holo_gen *g, uint8_t (*st)[32]) {
+  for (uint32_t k = 0; k < g->n_state; k++) holo__hold(g->s, CD(st[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo__release(g->s, D(g->state[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo_memcpy(g->state[k], st[k], 32);
+}
+
+void holo_gen_reset(holo_gen *g) {
+  set_state(g, g->init_state);
+  g->pos = 0;
+  g->n_history = 0;
+  g->gen_start = 0;
+  g->have_logits = false;
+}
+
+void holo_gen_set_inspector(holo_gen *g, const holo_gen_inspector *in) {
+  if (in) g->insp = *in;
+  else holo_memset(&g->insp, 0, sizeof g->insp);
+}
+
+static holo_status intern_scalar(holo_gen *g, uint32_t port, int64_t value, holo_digest *out, holo_error *err) {
+  const holo_archive *ar = holo__archive(g->s);
+  uint32_t dt = ar->values[ar->in_ports[port]].dtype;
+  union {
+    int64_t i64;
+    int32_t i32;
+    float f32;
+  } u;
+  size_t len = dt == HOLO_DT_I64 ? 8 : 4;
+  if (dt == HOLO_DT_I64) u.i64 = value;
+  else if (dt == HOLO_DT_I32) u.i32 = (int32_t)value;
+  else u.f32 = (float)value;
+  holo_input in = {&u, len, 0, 0};
+  return holo__intern_input(g->s, port, &in, out, err);
+}
+
+static holo_status push_history(holo_gen *g, uint32_t token, holo_error *err) {
+  if (g->n_history == g->cap_history) {
+    if (g->cap_history > UINT32_MAX / 8) return holo_err(err, HOLO_ERR_LIMIT, "generator: history too long");
+    uint32_t cap = g->cap_history * 2;
+    uint32_t *h = g->a.alloc(g->a.ctx, (size_t)cap * 4, 16);
+    if (!h) return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory (history)");
+    holo_memcpy(h, g->history, (size_t)g->n_history * 4);
+    g->a.free(g->a.ctx, g->history);
+    g->history = h, g->cap_history = cap;
+  }
+  g->history[g->n_history++] = token;
+  return HOLO_OK;
+}
+
+holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err) {
+  if (!g || !g->logits) return holo_err(err, HOLO_ERR_ARG, "generator is NULL or freed");
+  if (token >= g->vocab) return holo_err(err, HOLO_ERR_ARG, "generator: token %u outside the vocabulary (%u)", token, g->vocab);
+  holo_status st = push_history(g, token, err);
+  if (st) return st;
+  g->n_history--;
+  const holo_archive *ar = holo__archive(g->s);
+  holo_digest in[64], tok, pos;
+  holo_counters before;
+  holo_session_counters(g->s, &before);
+  if ((st = intern_scalar(g, g->m.token_input, token, &tok, err))) return st;
+  if (g->m.position_input >= 0 && (st = intern_scalar(g, (uint32_t)g->m.position_input, g->pos, &pos, err))) {
+    holo__release(g->s, &tok);
+    return st;
+  }
+  in[g->m.token_input] = tok;
+  if (g->m.position_input >= 0) in[g->m.position_input] = pos;
+  for (uint32_t k = 0; k < g->n_state; k++) in[g->c.input[k]] = *D(g->state[k]);
+  (void)ar;
+  st = holo__execute_digests(g->s, in, err);
+  holo_digest next[HOLO_MAX_STATE];
+  uint32_t got = 0;
+  while (!st && got < g->n_state) {
+    st = holo__output_content(g->s, g->c.output[got], &next[got], err);
+    if (!st) got++;
+  }
+  if (!st) {
+    holo_view v;
+    holo__output_view(g->s, g->m.logits_output, &v);
+    if (v.dtype != HOLO_DT_F32 || v.len < (size_t)g->vocab * 4)
+      st = holo_err(err, HOLO_ERR_STATE, "generator: logits output holds %zu bytes, fewer than the vocabulary", v.len);
+    else
+      holo_memcpy(g->logits, (const uint8_t *)v.data + v.len - (size_t)g->vocab * 4, (size_t)g->vocab * 4);
+  }
+  holo__release(g->s, &tok);
+  if (g->m.position_input >= 0) holo__release(g->s, &pos);
+  if (st) {
+    for (uint32_t k = 0; k < got; k++) holo__release(g->s, &next[k]);
+    counters_add(g, &before);
+    return st;
+  }
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    holo__release(g->s, D(g->state[k]));
+    holo_memcpy(g->state[k], next[k].b, 32);
+  }
+  g->history[g->n_history++] = token;
+  g->pos++;
+  g->have_logits = true;
+  g->stats.steps++;
+  counters_add(g, &before);
+  return HOLO_OK;
+}
+
+holo_status holo_gen_prefill(holo_gen *g, const uint32_t *tokens, uint32_t n, holo_error *err) {
+  if (n && !tokens) return holo_err(err, HOLO_ERR_ARG, "prefill: tokens is NULL");
+  for (uint32_t i = 0; i < n; i++) {
+    holo_status st = holo_gen_feed(g, tokens[i], err);
+    if (st) return st;
+  }
+  g->gen_start = g->n_history;
+  return HOLO_OK;
+}
+
+holo_status holo_gen_sample(holo_gen *g, holo_sampler *smp, uint32_t *token, holo_error *err) {
+  if (!g || !smp || !token) return holo_err(err, HOLO_ERR_ARG, "sample: NULL argument");
+  if (!g->have_logits) return holo_err(err, HOLO_ERR_STATE, "sample: no logits yet (prefill at least one token)");
+  if (smp->vocab != g->vocab)
+    return holo_err(err, HOLO_ERR_ARG, "sample: sampler vocabulary %u differs from the model's %u", smp->vocab, g->vocab);
+  holo_memcpy(g->scratch, g->logits, (size_t)g->vocab * 4);
+  if (g->insp.intervene) {
+    holo_status st = g->insp.intervene(g->insp.ctx, g->pos, g->scratch, g->vocab);
+    if (st) return holo_err(err, st, "generator: the intervention hook failed at position %u", g->pos);
+  }
+  uint32_t start = g->gen_start <= g->n_history ? g->gen_start : g->n_history;
+  holo_status st = holo_sampler_sample(smp, g->scratch, g->history, g->n_history, g->history + start,
+                                       g->n_history - start, token, err);
+  if (st) return st;
+  if (g->insp.observe) {
+    char labels[HOLO_MAX_STATE][HOLO_LABEL_LEN + 1];
+    holo_gen_state_labels(g, labels);
+    holo_gen_step_info info = {g->pos, g->scratch, g->vocab, *token, smp->last_prob, g->n_state,
+                               (const char(*)[HOLO_LABEL_LEN + 1])labels};
+    g->insp.observe(g->insp.ctx, &info);
+  }
+  return HOLO_OK;
+}
+
+holo_status holo_gen_step(holo_gen *g, holo_sampler *smp, uint32_t *token, holo_error *err) {
+  holo_status st = holo_gen_sample(g, smp, token, err);
+  return st ? st : holo_gen_feed(g, *token, err);
+}
+
+holo_status holo_gen_run(holo_gen *g, holo_sampler *smp, const holo_gen_options *o, uint32_t *out, uint32_t cap,
+                         uint32_t *n_out, holo_error *err) {
+  if (!g || !smp || !o || !n_out) return holo_err(err, HOLO_ERR_ARG, "run: NULL argument");
+  *n_out = 0;
+  for (uint32_t i = 0; i < o->max_tokens; i++) {
+    uint32_t t;
+    holo_status st = holo_gen_sample(g, smp, &t, err);
+    if (st) return st;
+    if (o->stop_token >= 0 && (int64_t)t == o->stop_token) break;
+    if ((st = holo_gen_feed(g, t, err))) return st;
+    if (out && *n_out < cap) out[*n_out] = t;
+    (*n_out)++;
+    if (o->on_token && !o->on_token(o->ctx, t, i)) break;
+  }
+  return HOLO_OK;
+}
+
+void holo_gen_state_labels(const holo_gen *g, char (*out)[HOLO_LABEL_LEN + 1]) {
+  for (uint32_t k = 0; k < g->n_state; k++) holo_label_render(CD(g->state[k]), out[k]);
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+holo_status holo_gen_snapshot_take(holo_gen *g, holo_gen_snapshot *sn, holo_error *err) {
+  holo_memset(sn, 0, sizeof *sn);
+  sn->logits = g->a.alloc(g->a.ctx, (size_t)g->vocab * 4, 16);
+  if (!sn->logits) return holo_err(err, HOLO_ERR_MEMORY, "snapshot: out of memory");
+  holo_memcpy(sn->logits, g->logits, (size_t)g->vocab * 4);
+  sn->n_state = g->n_state;
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    holo_memcpy(sn->state[k], g->state[k], 32);
+    holo__hold(g->s, D(sn->state[k]));
+  }
+  sn->pos = g->pos, sn->n_history = g->n_history, sn->have_logits = g->have_logits;
+  return HOLO_OK;
+}
+
+void holo_gen_snapshot_restore(holo_gen *g, const holo_gen_snapshot *sn) {
+  set_state(g, (uint8_t(*)[32])sn->state);
+  g->pos = sn->pos;
+  if (sn->n_history < g->n_history) g->n_history = sn->n_history;
+  if (g->gen_start > g->n_history) g->gen_start = g->n_history;
+  g->have_logits = sn->have_logits;
+  holo_memcpy(g->logits, sn->logits, (size_t)g->vocab * 4);
+}
+
+void holo_gen_snapshot_free(holo_gen *g, holo_gen_snapshot *sn) {
+  for (uint32_t k = 0; k < sn->n_state; k++) holo__release(g->s, D(sn->state[k]));
+  sn->n_state = 0;
+  if (sn->logits) g->a.free(g->a.ctx, sn->logits);
+  sn->logits = 0;
+}

@@ -1,0 +1,617 @@
+/* Extension kernels (registry-ext.c), data movement: Slice, Pad, Gather,
+ * Expand, Where, Clip, Squeeze, Unsqueeze. References computed directly. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/kernel_testutil.h"
+
+static void iota_i32(int32_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) p[i] = (int32_t)i;
+}
+
+/* ---------------------------------------------------------------- Slice */
+
+/* numpy-style reference for one axis: fills idx with the selected indices */
+static int64_t ref_slice_axis(int64_t d, int64_t b, int64_t e, int64_t s, int64_t *idx) {
+  if (b < 0) b += d;
+  if (e < 0) e += d;
+  int64_t n = 0;
+  if (s > 0) {
+    b = b < 0 ? 0 : b > d ? d : b;
+    e = e < 0 ? 0 : e > d ? d : e;
+    for (int64_t i = b; i < e; i += s) idx[n++] = i;
+  } else {
+    b = b < 0 ? 0 : b > d - 1 ? d - 1 : b;
+    e = e < -1 ? -1 : e > d - 1 ? d - 1 : e;
+    for (int64_t i = b; i > e; i += s) idx[n++] = i;
+  }
+  return n;
+}
+
+static void test_slice(void **st) {
+  (void)st;
+  int64_t s[3] = {5, 7, 9};
+  int32_t x[315];
+  iota_i32(x, 315);
+  uint64_t seed = 5;
+  for (int it = 0; it < 300; it++) {
+    int64_t starts[3], ends[3], axes[3], steps[3];
+    uint32_t na = 1 + (uint32_t)(kt_rand(&seed) % 3);
+    uint32_t perm[3] = {0, 1, 2};
+    for (int i = 2; i > 0; i--) {
+      uint32_t j = (uint32_t)(kt_rand(&seed) % (uint64_t)(i + 1)), t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (uint32_t i = 0; i < na; i++) {
+      int64_t d = s[perm[i]];
+      axes[i] = (kt_rand(&seed) & 1) ? (int64_t)perm[i] - 3 : perm[i];
+      starts[i] = (int64_t)(kt_rand(&seed) % (uint64_t)(2 * d + 5)) - d - 2;
+      ends[i] = (int64_t)(kt_rand(&seed) % (uint64_t)(2 * d + 5)) - d - 2;
+      steps[i] = (int64_t)(kt_rand(&seed) % 7) - 3;
+      if (steps[i] == 0) steps[i] = 1;
+      if (kt_rand(&seed) % 8 == 0) ends[i] = (steps[i] > 0) ? INT64_MAX : INT64_MIN;
+    }
+    kt_call k;
+    int64_t sn[1] = {na};
+    kt_init(&k, "Slice");
+    kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+    kt_input(&k, 1, HOLO_DT_I64, 1, sn, starts);
+    kt_input(&k, 2, HOLO_DT_I64, 1, sn, ends);
+    kt_input(&k, 3, HOLO_DT_I64, 1, sn, axes);
+    kt_input(&k, 4, HOLO_DT_I64, 1, sn, steps);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    int64_t sel[3][32], cnt[3];
+    for (uint32_t a = 0; a < 3; a++) {
+      cnt[a] = s[a];
+      for (int64_t i = 0; i < s[a]; i++) sel[a][i] = i;
+    }
+    for (uint32_t i = 0; i < na; i++)
+      cnt[perm[i]] = ref_slice_axis(s[perm[i]], starts[i], ends[i], steps[i], sel[perm[i]]);
+    for (uint32_t a = 0; a < 3; a++) assert_int_equal(k.out[0].shape[a], cnt[a]);
+    const int32_t *y = k.out[0].data;
+    size_t o = 0;
+    for (int64_t i = 0; i < cnt[0]; i++)
+      for (int64_t j = 0; j < cnt[1]; j++)
+        for (int64_t l = 0; l < cnt[2]; l++)
+          assert_int_equal(y[o++], x[(sel[0][i] * 7 + sel[1][j]) * 9 + sel[2][l]]);
+    kt_free(&k);
+  }
+  /* refusals: step 0, repeated axis, length mismatch, float starts */
+  int64_t one[1] = {1}, two[1] = {2}, v0[1] = {0}, v1[1] = {1}, rep[2] = {0, 0}, se[2] = {0, 1};
+  kt_call k;
+  kt_init(&k, "Slice");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, one, v0);
+  kt_input(&k, 2, HOLO_DT_I64, 1, one, v1);
+  kt_input(&k, 3, HOLO_DT_I64, 1, one, v0);
+  kt_input(&k, 4, HOLO_DT_I64, 1, one, v0);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Slice");
+  kt_init(&k, "Slice");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, se);
+  kt_input(&k, 2, HOLO_DT_I64, 1, two, se);
+  kt_input(&k, 3, HOLO_DT_I64, 1, two, rep);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Slice");
+  kt_init(&k, "Slice");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, se);
+  kt_input(&k, 2, HOLO_DT_I64, 1, one, v1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Slice");
+  float fs[1] = {0};
+  kt_init(&k, "Slice");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_F32, 1, one, fs);
+  kt_input(&k, 2, HOLO_DT_I64, 1, one, v1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Slice");
+}
+
+/* ------------------------------------------------------------------ Pad */
+
+static int64_t ref_pad_src(int mode, int64_t i, int64_t d) {
+  if (i >= 0 && i < d) return i;
+  if (mode == 0) return -1;
+  if (mode == 2) return i < 0 ? 0 : d - 1;
+  if (mode == 3) return ((i % d) + d) % d;
+  while (i < 0 || i >= d) i = i < 0 ? -i : 2 * (d - 1) - i; /* reflect, numpy */
+  return i;
+}
+
+static void test_pad(void **st) {
+  (void)st;
+  static const char *const modes[4] = {"constant", "reflect", "edge", "wrap"};
+  int64_t s[2] = {4, 5};
+  float x[20];
+  for (int i = 0; i < 20; i++) x[i] = (float)i + 0.5f;
+  float cv[1] = {-7};
+  int64_t one[1] = {1};
+  uint64_t seed = 7;
+  for (int mode = 0; mode < 4; mode++)
+    for (int it = 0; it < 40; it++) {
+      int64_t pads[4];
+      for (int i = 0; i < 4; i++) pads[i] = (int64_t)(kt_rand(&seed) % 9) - (mode == 0 ? 3 : 0);
+      if (mode == 0 && (s[0] + pads[0] + pads[2] < 0 || s[1] + pads[1] + pads[3] < 0)) continue;
+      int64_t sp[1] = {4};
+      kt_call k;
+      kt_init(&k, "Pad");
+      kt_input(&k, 0, HOLO_DT_F32, 2, s, x);
+      kt_input(&k, 1, HOLO_DT_I64, 1, sp, pads);
+      if (mode == 0) kt_input(&k, 2, HOLO_DT_F32, 0, one, cv);
+      kt_attr_string(&k, "mode", modes[mode]);
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      int64_t o0 = 4 + pads[0] + pads[2], o1 = 5 + pads[1] + pads[3];
+      assert_int_equal(k.out[0].shape[0], o0);
+      assert_int_equal(k.out[0].shape[1], o1);
+      const float *y = k.out[0].data;
+      for (int64_t i = 0; i < o0; i++)
+        for (int64_t j = 0; j < o1; j++) {
+          int64_t a = ref_pad_src(mode, i - pads[0], 4), b = ref_pad_src(mode, j - pads[1], 5);
+          float want = (a < 0 || b < 0) ? -7.0f : x[a * 5 + b];
+          assert_true(y[i * o1 + j] == want);
+        }
+      kt_free(&k);
+    }
+  /* axes input (opset 18): pad only axis -1 */
+  int64_t pads2[2] = {1, 2}, ax[1] = {-1}, s2[1] = {2};
+  kt_call k;
+  kt_init(&k, "Pad");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s2, pads2);
+  kt_absent(&k, 2);
+  kt_input(&k, 3, HOLO_DT_I64, 1, one, ax);
+  kt_attr_string(&k, "mode", "edge");
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].shape[0], 4);
+  assert_int_equal(k.out[0].shape[1], 8);
+  assert_true(((float *)k.out[0].data)[0] == x[0] && ((float *)k.out[0].data)[7] == x[4]);
+  kt_free(&k);
+  /* refusals */
+  int64_t p3[3] = {1, 1, 1}, s3[1] = {3}, crop[4] = {-5, 0, 0, 0}, s4[1] = {4};
+  kt_init(&k, "Pad");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s3, p3);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Pad");
+  kt_init(&k, "Pad");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s4, crop);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Pad");
+  kt_init(&k, "Pad");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s4, pads2);
+  kt_attr_string(&k, "mode", "mirror");
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Pad");
+  int64_t zs[2] = {0, 5}, pz[4] = {1, 0, 0, 0};
+  kt_init(&k, "Pad");
+  kt_input(&k, 0, HOLO_DT_F32, 2, zs, NULL);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s4, pz);
+  kt_attr_string(&k, "mode", "reflect");
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Pad");
+  int32_t iv[1] = {3};
+  kt_init(&k, "Pad");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s4, pz);
+  kt_input(&k, 2, HOLO_DT_I32, 0, one, iv);
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "Pad");
+}
+
+/* --------------------------------------------------------------- Gather */
+
+static void test_gather(void **st) {
+  (void)st;
+  int64_t s[3] = {4, 6, 3};
+  int32_t x[72];
+  iota_i32(x, 72);
+  uint64_t seed = 13;
+  for (int axis = -3; axis < 3; axis++)
+    for (int i64 = 0; i64 < 2; i64++) {
+      int a = axis < 0 ? axis + 3 : axis;
+      int64_t d = s[a], is[2] = {2, 5};
+      int64_t ind64[10];
+      int32_t ind32[10];
+      for (int i = 0; i < 10; i++) {
+        ind64[i] = (int64_t)(kt_rand(&seed) % (uint64_t)(2 * d)) - d;
+        ind32[i] = (int32_t)ind64[i];
+      }
+      kt_call k;
+      kt_init(&k, "Gather");
+      kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+      kt_input(&k, 1, i64 ? HOLO_DT_I64 : HOLO_DT_I32, 2, is, i64 ? (void *)ind64 : (void *)ind32);
+      kt_attr_int(&k, "axis", axis);
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      assert_int_equal(k.out[0].rank, 4);
+      size_t outer = 1, inner = 1;
+      for (int i = 0; i < a; i++) outer *= (size_t)s[i];
+      for (int i = a + 1; i < 3; i++) inner *= (size_t)s[i];
+      const int32_t *y = k.out[0].data;
+      for (size_t o = 0; o < outer; o++)
+        for (size_t j = 0; j < 10; j++)
+          for (size_t in = 0; in < inner; in++) {
+            int64_t v = ind64[j] < 0 ? ind64[j] + d : ind64[j];
+            assert_int_equal(y[(o * 10 + j) * inner + in], x[(o * (size_t)d + (size_t)v) * inner + in]);
+          }
+      kt_free(&k);
+    }
+  /* scalar index drops the axis */
+  int64_t sc[1] = {-1}, one[1] = {1};
+  kt_call k;
+  kt_init(&k, "Gather");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 0, one, sc);
+  kt_attr_int(&k, "axis", 1);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].rank, 2);
+  assert_int_equal(((int32_t *)k.out[0].data)[0], 15);
+  kt_free(&k);
+  /* out-of-range indices are refused */
+  int64_t bad[2] = {0, 4}, bneg[1] = {-5}, s2[1] = {2};
+  kt_init(&k, "Gather");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s2, bad);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Gather");
+  kt_init(&k, "Gather");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, one, bneg);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Gather");
+  kt_init(&k, "Gather");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_F32, 1, one, x);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Gather");
+  kt_init(&k, "Gather");
+  kt_input(&k, 0, HOLO_DT_I32, 3, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, one, sc);
+  kt_attr_int(&k, "axis", -4);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Gather");
+}
+
+/* ----------------------------------------------- Expand, Where, Clip */
+
+static void test_expand_where_clip(void **st) {
+  (void)st;
+  int64_t sx[2] = {3, 1}, shp[3] = {2, 1, 6}, s3[1] = {3};
+  int16_t x[3] = {1, -2, 3};
+  kt_call k;
+  kt_init(&k, "Expand");
+  kt_input(&k, 0, HOLO_DT_I16, 2, sx, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s3, shp);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].rank, 3);
+  assert_int_equal(k.out[0].shape[1], 3);
+  const int16_t *y = k.out[0].data;
+  for (int i = 0; i < 36; i++) assert_int_equal(y[i], x[(i / 6) % 3]);
+  kt_free(&k);
+  int64_t badshape[3] = {2, 4, 6};
+  kt_init(&k, "Expand");
+  kt_input(&k, 0, HOLO_DT_I16, 2, sx, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s3, badshape);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Expand");
+  int64_t negshape[1] = {-1}, one[1] = {1};
+  kt_init(&k, "Expand");
+  kt_input(&k, 0, HOLO_DT_I16, 2, sx, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, one, negshape);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Expand");
+
+  /* Where: condition [2,1,4], X [3,1], Y scalar -> [2,3,4] */
+  uint8_t cnd[8] = {1, 0, 1, 1, 0, 0, 1, 0};
+  double X[3] = {1.5, 2.5, 3.5}, Y[1] = {-9};
+  int64_t sc[3] = {2, 1, 4}, sX[2] = {3, 1};
+  kt_init(&k, "Where");
+  kt_input(&k, 0, HOLO_DT_BOOL, 3, sc, cnd);
+  kt_input(&k, 1, HOLO_DT_F64, 2, sX, X);
+  kt_input(&k, 2, HOLO_DT_F64, 0, one, Y);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].dtype, HOLO_DT_F64);
+  const double *yd = k.out[0].data;
+  for (int b = 0; b < 2; b++)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++)
+        assert_true(yd[(b * 3 + i) * 4 + j] == (cnd[b * 4 + j] ? X[i] : Y[0]));
+  kt_free(&k);
+  kt_init(&k, "Where");
+  kt_input(&k, 0, HOLO_DT_U8, 3, sc, cnd);
+  kt_input(&k, 1, HOLO_DT_F64, 2, sX, X);
+  kt_input(&k, 2, HOLO_DT_F64, 0, one, Y);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Where");
+  kt_init(&k, "Where");
+  kt_input(&k, 0, HOLO_DT_BOOL, 3, sc, cnd);
+  kt_input(&k, 1, HOLO_DT_F64, 2, sX, X);
+  kt_input(&k, 2, HOLO_DT_F32, 0, one, Y);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Where");
+
+  /* Clip: f32 with both bounds, i8 with only max, min > max gives max */
+  float cx[5] = {-3, -0.5f, 0.5f, 3, NAN}, lo[1] = {-1}, hi[1] = {1};
+  int64_t s5[1] = {5};
+  kt_init(&k, "Clip");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s5, cx);
+  kt_input(&k, 1, HOLO_DT_F32, 0, one, lo);
+  kt_input(&k, 2, HOLO_DT_F32, 0, one, hi);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const float *yc = k.out[0].data;
+  assert_true(yc[0] == -1 && yc[1] == -0.5f && yc[2] == 0.5f && yc[3] == 1 && isnan(yc[4]));
+  kt_free(&k);
+  kt_init(&k, "Clip");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s5, cx);
+  kt_input(&k, 1, HOLO_DT_F32, 0, one, hi);
+  kt_input(&k, 2, HOLO_DT_F32, 0, one, lo);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  yc = k.out[0].data;
+  for (int i = 0; i < 4; i++) assert_true(yc[i] == -1);
+  kt_free(&k);
+  int8_t ix[4] = {-128, 0, 5, 127}, imax[1] = {4}, want[4] = {-128, 0, 4, 4};
+  int64_t s4[1] = {4};
+  kt_init(&k, "Clip");
+  kt_input(&k, 0, HOLO_DT_I8, 1, s4, ix);
+  kt_absent(&k, 1);
+  kt_input(&k, 2, HOLO_DT_I8, 0, one, imax);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_memory_equal(k.out[0].data, want, 4);
+  kt_free(&k);
+  kt_init(&k, "Clip");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s5, cx);
+  kt_input(&k, 1, HOLO_DT_F32, 1, s5, cx);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Clip"); /* min not a scalar */
+  kt_init(&k, "Clip");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s5, cx);
+  kt_input(&k, 1, HOLO_DT_I8, 0, one, imax);
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "Clip");
+}
+
+/* --------------------------------------------------- Squeeze, Unsqueeze */
+
+static void test_squeeze(void **st) {
+  (void)st;
+  int64_t s[4] = {1, 3, 1, 2}, ax[2] = {0, -2}, two[1] = {2};
+  float x[6] = {0};
+  kt_call k;
+  kt_init(&k, "Squeeze");
+  kt_input(&k, 0, HOLO_DT_F32, 4, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, ax);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.call.alias_input, 0);
+  assert_int_equal(k.out[0].rank, 2);
+  assert_int_equal(k.out[0].shape[0], 3);
+  assert_int_equal(k.out[0].shape[1], 2);
+  kt_init(&k, "Squeeze");
+  kt_input(&k, 0, HOLO_DT_F32, 4, s, x);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].rank, 2);
+  int64_t a1[1] = {1}, one[1] = {1};
+  kt_init(&k, "Squeeze");
+  kt_input(&k, 0, HOLO_DT_F32, 4, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, one, a1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Squeeze"); /* dim 3 */
+  int64_t ua[2] = {-1, 0}, s2[2] = {3, 2};
+  kt_init(&k, "Unsqueeze");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s2, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, ua);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].rank, 4);
+  int64_t want[4] = {1, 3, 2, 1};
+  for (int i = 0; i < 4; i++) assert_int_equal(k.out[0].shape[i], want[i]);
+  int64_t dup[2] = {0, -4};
+  kt_init(&k, "Unsqueeze");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s2, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, dup);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Unsqueeze");
+  kt_init(&k, "Unsqueeze");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s2, x);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Unsqueeze");
+}
+
+/* ------------------- GatherElements, Trilu, Split, Range, CumSum, Hardmax, Tile */
+
+static void test_more_layout(void **st) {
+  (void)st;
+  kt_call k;
+  /* GatherElements along each axis of [3,4] with a smaller index tensor */
+  int64_t s[2] = {3, 4}, is[2] = {2, 3};
+  int32_t x[12];
+  iota_i32(x, 12);
+  int64_t ind[6] = {0, -1, 2, 1, 0, -3};
+  for (int axis = 0; axis < 2; axis++) {
+    kt_init(&k, "GatherElements");
+    kt_input(&k, 0, HOLO_DT_I32, 2, s, x);
+    kt_input(&k, 1, HOLO_DT_I64, 2, is, ind);
+    kt_attr_int(&k, "axis", axis);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    const int32_t *y = k.out[0].data;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 3; j++) {
+        int64_t v = ind[i * 3 + j];
+        if (v < 0) v += s[axis];
+        assert_int_equal(y[i * 3 + j], axis == 0 ? x[v * 4 + j] : x[i * 4 + v]);
+      }
+    kt_free(&k);
+  }
+  int64_t bad[6] = {0, 0, 0, 0, 4, 0};
+  kt_init(&k, "GatherElements");
+  kt_input(&k, 0, HOLO_DT_I32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, is, bad);
+  kt_attr_int(&k, "axis", 1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "GatherElements");
+  int64_t big[2] = {4, 3};
+  kt_init(&k, "GatherElements");
+  kt_input(&k, 0, HOLO_DT_I32, 2, s, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, big, bad);
+  kt_attr_int(&k, "axis", 1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "GatherElements");
+
+  /* Trilu over a batch of [3,4] with k in -4..4 */
+  int64_t ts[3] = {2, 3, 4}, one[1] = {1};
+  float tx[24];
+  for (int i = 0; i < 24; i++) tx[i] = (float)i + 1;
+  for (int up = 0; up < 2; up++)
+    for (int64_t kk = -4; kk <= 4; kk++) {
+      kt_init(&k, "Trilu");
+      kt_input(&k, 0, HOLO_DT_F32, 3, ts, tx);
+      kt_input(&k, 1, HOLO_DT_I64, 0, one, &kk);
+      kt_attr_int(&k, "upper", up);
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      const float *y = k.out[0].data;
+      for (int b = 0; b < 2; b++)
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 4; j++) {
+            int p = (b * 3 + i) * 4 + j;
+            bool keep = up ? j - i >= kk : j - i <= kk;
+            assert_true(y[p] == (keep ? tx[p] : 0.0f));
+          }
+      kt_free(&k);
+    }
+  kt_init(&k, "Trilu");
+  kt_input(&k, 0, HOLO_DT_F32, 1, one, tx);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Trilu");
+
+  /* Split [5,7] along axis 1: sizes {3,4}, then num_outputs 2 -> {4,3} */
+  int64_t ss[2] = {5, 7}, sizes[2] = {3, 4}, two[1] = {2};
+  int32_t sx[35];
+  iota_i32(sx, 35);
+  for (int mode = 0; mode < 2; mode++) {
+    kt_init(&k, "Split");
+    k.call.n_outputs = 2;
+    kt_input(&k, 0, HOLO_DT_I32, 2, ss, sx);
+    if (mode == 0) kt_input(&k, 1, HOLO_DT_I64, 1, two, sizes);
+    else kt_attr_int(&k, "num_outputs", 2);
+    kt_attr_int(&k, "axis", -1);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    int64_t w0 = mode == 0 ? 3 : 4;
+    assert_int_equal(k.out[0].shape[1], w0);
+    assert_int_equal(k.out[1].shape[1], 7 - w0);
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 7; j++) {
+        const int32_t *y = j < w0 ? k.out[0].data : k.out[1].data;
+        int64_t wd = j < w0 ? w0 : 7 - w0, jj = j < w0 ? j : j - w0;
+        assert_int_equal(y[i * wd + jj], sx[i * 7 + j]);
+      }
+    kt_free(&k);
+  }
+  int64_t badsizes[2] = {3, 3};
+  kt_init(&k, "Split");
+  k.call.n_outputs = 2;
+  kt_input(&k, 0, HOLO_DT_I32, 2, ss, sx);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, badsizes);
+  kt_attr_int(&k, "axis", 1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Split");
+
+  /* Range: f32 and i32 with a negative delta; delta 0 refused */
+  float fr[3] = {1, 5.5f, 1.5f};
+  kt_init(&k, "Range");
+  kt_input(&k, 0, HOLO_DT_F32, 0, one, &fr[0]);
+  kt_input(&k, 1, HOLO_DT_F32, 0, one, &fr[1]);
+  kt_input(&k, 2, HOLO_DT_F32, 0, one, &fr[2]);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  float wf[3] = {1, 2.5f, 4};
+  assert_int_equal(k.out[0].shape[0], 3);
+  assert_memory_equal(k.out[0].data, wf, 12);
+  kt_free(&k);
+  int32_t ir[3] = {10, 4, -3}, wi[2] = {10, 7};
+  kt_init(&k, "Range");
+  kt_input(&k, 0, HOLO_DT_I32, 0, one, &ir[0]);
+  kt_input(&k, 1, HOLO_DT_I32, 0, one, &ir[1]);
+  kt_input(&k, 2, HOLO_DT_I32, 0, one, &ir[2]);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].shape[0], 2);
+  assert_memory_equal(k.out[0].data, wi, 8);
+  kt_free(&k);
+  int32_t z = 0;
+  kt_init(&k, "Range");
+  kt_input(&k, 0, HOLO_DT_I32, 0, one, &ir[0]);
+  kt_input(&k, 1, HOLO_DT_I32, 0, one, &ir[1]);
+  kt_input(&k, 2, HOLO_DT_I32, 0, one, &z);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Range");
+  float tiny = 1e-30f;
+  kt_init(&k, "Range");
+  kt_input(&k, 0, HOLO_DT_F32, 0, one, &fr[0]);
+  kt_input(&k, 1, HOLO_DT_F32, 0, one, &fr[1]);
+  kt_input(&k, 2, HOLO_DT_F32, 0, one, &tiny);
+  kt_expect_fail(&k, HOLO_ERR_LIMIT, "Range");
+
+  /* CumSum on [3,5] along both axes, all four flag combinations */
+  int64_t cs[2] = {3, 5};
+  float cx[15];
+  for (int i = 0; i < 15; i++) cx[i] = (float)(i * 7 % 11) - 5;
+  for (int axis = 0; axis < 2; axis++)
+    for (int fl = 0; fl < 4; fl++) {
+      bool excl = fl & 1, rev = fl & 2;
+      int64_t av = axis - 2;
+      kt_init(&k, "CumSum");
+      kt_input(&k, 0, HOLO_DT_F32, 2, cs, cx);
+      kt_input(&k, 1, HOLO_DT_I64, 0, one, &av);
+      kt_attr_int(&k, "exclusive", excl);
+      kt_attr_int(&k, "reverse", rev);
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      const float *y = k.out[0].data;
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+          double acc = 0;
+          int pos = axis == 0 ? i : j, n = axis == 0 ? 3 : 5;
+          for (int t = 0; t < n; t++) {
+            bool in = rev ? (excl ? t > pos : t >= pos) : (excl ? t < pos : t <= pos);
+            if (in) acc += axis == 0 ? cx[t * 5 + j] : cx[i * 5 + t];
+          }
+          assert_true(y[i * 5 + j] == (float)acc);
+        }
+      kt_free(&k);
+    }
+  int64_t a9 = 9;
+  kt_init(&k, "CumSum");
+  kt_input(&k, 0, HOLO_DT_F32, 2, cs, cx);
+  kt_input(&k, 1, HOLO_DT_I64, 0, one, &a9);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "CumSum");
+
+  /* Hardmax: first maximum wins */
+  float hx[6] = {1, 3, 3, -1, -2, -1};
+  int64_t hs[2] = {2, 3};
+  kt_init(&k, "Hardmax");
+  kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
+  kt_attr_int(&k, "axis", -1);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  float wh[6] = {0, 1, 0, 1, 0, 0};
+  assert_memory_equal(k.out[0].data, wh, 24);
+  kt_free(&k);
+  kt_init(&k, "Hardmax");
+  kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
+  kt_attr_int(&k, "axis", 2);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Hardmax");
+
+  /* Tile [2,3] by [2,1] and by [0,2] */
+  int64_t rep[2] = {2, 1}, rep0[2] = {0, 2};
+  kt_init(&k, "Tile");
+  kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, rep);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].shape[0], 4);
+  for (int i = 0; i < 12; i++) assert_true(((float *)k.out[0].data)[i] == hx[i % 6]);
+  kt_free(&k);
+  kt_init(&k, "Tile");
+  kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, rep0);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].shape[0], 0);
+  assert_int_equal(k.out[0].shape[1], 6);
+  kt_free(&k);
+  int64_t negrep[2] = {1, -1};
+  kt_init(&k, "Tile");
+  kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
+  kt_input(&k, 1, HOLO_DT_I64, 1, two, negrep);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Tile");
+  kt_init(&k, "Tile");
+  kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
+  kt_input(&k, 1, HOLO_DT_I64, 1, one, rep);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "Tile");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_slice),  cmocka_unit_test(test_pad),
+      cmocka_unit_test(test_gather), cmocka_unit_test(test_expand_where_clip),
+      cmocka_unit_test(test_squeeze), cmocka_unit_test(test_more_layout),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,245 @@
+/* `holo generate MODEL --prompt TEXT [--seed N] [--max-tokens N] ...`:
+ * autoregressive generation over a causal step graph (docs/generation.md).
+ * Text maps to tokens byte by byte (a 256-token vocabulary), or through
+ * --vocab CHARS (token i = the i-th byte of CHARS). The generated text goes
+ * to stdout, a JSON summary line to stderr. With --warm-store DIR the
+ * prompt's state is cached in DIR, so a later process starts warm. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hologram/cpu_backend.h"
+#include "hologram/generate.h"
+#include "holo-cli.h"
+#include "holo-std.h"
+
+static const char GEN_USAGE[] =
+    "usage: holo generate MODEL.holo --prompt TEXT [options]\n"
+    "  --prompt TEXT          the prompt (bytes; or --prompt-tokens 1,2,3)\n"
+    "  --vocab CHARS          token i is the i-th byte of CHARS (default: token = byte)\n"
+    "  --max-tokens N         default 64\n"
+    "  --seed N               sampler seed (default 0)\n"
+    "  --greedy | --temperature T | --top-k K | --top-p P | --min-p P\n"
+    "  --mirostat TAU [--eta E]\n"
+    "  --repetition-penalty R  --frequency-penalty F  --presence-penalty P  --penalty-window N\n"
+    "  --regex PATTERN        constrain the output ([a-z ]+ style subset)\n"
+    "  --stop-token N         stop at this token (not printed)\n"
+    "  --token-input PORT --position-input PORT --logits-output PORT  (default: 0, 'pos', 0)\n"
+    "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n";
+
+static int port_of(holo_session *s, const char *v, bool input, int *out) {
+  uint32_t n = input ? holo_session_input_count(s) : holo_session_output_count(s);
+  char *end;
+  long k = strtol(v, &end, 10);
+  if (*v && !*end && k >= 0 && (uint32_t)k < n) return *out = (int)k, 0;
+  for (uint32_t i = 0; i < n; i++) {
+    holo_port_info pi;
+    (input ? holo_session_input_info : holo_session_output_info)(s, i, &pi);
+    if (pi.name_len == strlen(v) && !memcmp(pi.name, v, pi.name_len)) return *out = (int)i, 0;
+  }
+  return cli_fail(CLI_USAGE, "generate: no %s port '%s'", input ? "input" : "output", v);
+}
+
+int cli_generate_main(int argc, char **argv) {
+  const char *file = 0, *prompt = 0, *prompt_tokens = 0, *vocab = 0, *regex = 0, *store_dir = 0;
+  const char *tok_port = 0, *pos_port = 0, *logit_port = 0;
+  holo_sampler_config sc;
+  holo_sampler_config_default(&sc);
+  uint32_t max_tokens = 64;
+  int64_t stop = -1;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : 0;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(GEN_USAGE, stdout);
+      return 0;
+    }
+    if (a[0] != '-') {
+      if (file) return cli_fail(CLI_USAGE, "generate: more than one MODEL given ('%s')", a);
+      file = a;
+      continue;
+    }
+    if (!strcmp(a, "--greedy")) {
+      sc.kind = HOLO_SAMPLER_GREEDY;
+      continue;
+    }
+    if (!v) return cli_fail(CLI_USAGE, "generate: %s needs a value", a);
+    i++;
+    if (!strcmp(a, "--prompt")) prompt = v;
+    else if (!strcmp(a, "--prompt-tokens")) prompt_tokens = v;
+    else if (!strcmp(a, "--vocab")) vocab = v;
+    else if (!strcmp(a, "--regex")) regex = v;
+    else if (!strcmp(a, "--warm-store")) store_dir = v;
+    else if (!strcmp(a, "--token-input")) tok_port = v;
+    else if (!strcmp(a, "--position-input")) pos_port = v;
+    else if (!strcmp(a, "--logits-output")) logit_port = v;
+    else if (!strcmp(a, "--max-tokens")) max_tokens = (uint32_t)strtoul(v, 0, 10);
+    else if (!strcmp(a, "--seed")) sc.seed = strtoull(v, 0, 10);
+    else if (!strcmp(a, "--temperature")) sc.temperature = strtof(v, 0);
+    else if (!strcmp(a, "--top-k")) sc.top_k = (uint32_t)strtoul(v, 0, 10);
+    else if (!strcmp(a, "--top-p")) sc.top_p = strtof(v, 0);
+    else if (!strcmp(a, "--min-p")) sc.min_p = strtof(v, 0);
+    else if (!strcmp(a, "--mirostat")) sc.kind = HOLO_SAMPLER_MIROSTAT_V2, sc.mirostat_tau = strtof(v, 0);
+    else if (!strcmp(a, "--eta")) sc.mirostat_eta = strtof(v, 0);
+    else if (!strcmp(a, "--repetition-penalty")) sc.penalty.repetition = strtof(v, 0);
+    else if (!strcmp(a, "--frequency-penalty")) sc.penalty.frequency = strtof(v, 0);
+    else if (!strcmp(a, "--presence-penalty")) sc.penalty.presence = strtof(v, 0);
+    else if (!strcmp(a, "--penalty-window")) sc.penalty.window = (uint32_t)strtoul(v, 0, 10);
+    else if (!strcmp(a, "--stop-token")) stop = strtoll(v, 0, 10);
+    else return cli_fail(CLI_USAGE, "generate: unknown option '%s' (see holo generate --help)", a);
+  }
+  if (!file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
+  if (!prompt && !prompt_tokens) return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
+
+  uint8_t *bytes;
+  size_t len;
+  int rc = cli_read_file(file, CLI_ARCHIVE, &bytes, &len);
+  if (rc) return rc;
+  holo_backend be;
+  holo_cpu_backend_init(&be);
+  static holo_file_store fs;
+  bool fs_open = false;
+  holo_options opt = {holo_std_allocator(), 0, 0, 0};
+  holo_error err = {0};
+  holo_session *s = 0;
+  uint32_t *toks = 0, *out = 0;
+  holo_gen g;
+  bool g_init = false;
+  holo_sampler smp;
+  bool smp_init = false;
+  holo_prompt_cache pc;
+  bool pc_init = false;
+  holo_regex re;
+  if (store_dir) {
+    if ((rc = cli_ensure_dir(store_dir, CLI_INPUT, "warm store"))) goto out;
+    if (holo_file_store_open(&fs, store_dir, &err)) {
+      rc = cli_fail(CLI_INPUT, "%s", err.message);
+      goto out;
+    }
+    fs_open = true;
+    opt.warm_store = &fs.store;
+  }
+  holo_status st = holo_session_load(bytes, len, &be, &opt, &s, &err);
+  if (st) {
+    rc = holo_cli_fail(file, &err, cli_exit_code(st) == CLI_INPUT ? CLI_ARCHIVE : cli_exit_code(st));
+    goto out;
+  }
+  holo_causal_model m;
+  holo_causal_model_default(&m);
+  int p;
+  if (tok_port) {
+    if ((rc = port_of(s, tok_port, true, &p))) goto out;
+    m.token_input = (uint32_t)p;
+  }
+  if (logit_port) {
+    if ((rc = port_of(s, logit_port, false, &p))) goto out;
+    m.logits_output = (uint32_t)p;
+  }
+  if (pos_port) {
+    if ((rc = port_of(s, pos_port, true, &p))) goto out;
+    m.position_input = p;
+  } else {
+    static const char *NAMES[] = {"pos", "position", "position_ids", 0};
+    for (uint32_t i = 0; i < holo_session_input_count(s) && m.position_input < 0; i++) {
+      holo_port_info pi;
+      holo_session_input_info(s, i, &pi);
+      for (int k = 0; NAMES[k]; k++)
+        if (pi.name_len == strlen(NAMES[k]) && !memcmp(pi.name, NAMES[k], pi.name_len)) m.position_input = (int32_t)i;
+    }
+  }
+  if ((st = holo_gen_init(&g, s, &m, 0, holo_std_allocator(), &err))) {
+    rc = holo_cli_fail(file, &err, cli_exit_code(st));
+    goto out;
+  }
+  g_init = true;
+  /* token <-> byte */
+  static uint8_t tb[65536];
+  uint32_t V = g.vocab, nv = vocab ? (uint32_t)strlen(vocab) : 0;
+  if (!vocab && V < 256) {
+    rc = cli_fail(CLI_USAGE, "generate: the vocabulary has %u tokens; give --vocab CHARS or --prompt-tokens", V);
+    goto out;
+  }
+  if (V > sizeof tb) V = sizeof tb;
+  for (uint32_t t = 0; t < V; t++) tb[t] = vocab ? (t < nv ? (uint8_t)vocab[t] : '?') : (uint8_t)t;
+  size_t n = 0;
+  if (prompt_tokens) {
+    toks = malloc((strlen(prompt_tokens) / 2 + 2) * 4);
+    for (const char *q = prompt_tokens; *q;) {
+      char *end;
+      unsigned long t = strtoul(q, &end, 10);
+      if (end == q) {
+        rc = cli_fail(CLI_USAGE, "generate: --prompt-tokens must be a comma-separated list of integers");
+        goto out;
+      }
+      toks[n++] = (uint32_t)t;
+      q = *end == ',' ? end + 1 : end;
+    }
+  } else {
+    size_t pl = strlen(prompt);
+    toks = malloc((pl + 1) * 4);
+    for (size_t i = 0; i < pl; i++) {
+      uint8_t ch = (uint8_t)prompt[i];
+      if (!vocab) {
+        toks[n++] = ch;
+        continue;
+      }
+      const char *f = memchr(vocab, ch, nv);
+      if (!f) {
+        rc = cli_fail(CLI_INPUT, "generate: prompt byte '%c' is not in --vocab", ch);
+        goto out;
+      }
+      toks[n++] = (uint32_t)(f - vocab);
+    }
+  }
+  if (!n) {
+    rc = cli_fail(CLI_USAGE, "generate: the prompt is empty");
+    goto out;
+  }
+  if ((st = holo_sampler_init(&smp, &sc, g.vocab, holo_std_allocator(), &err))) {
+    rc = cli_fail(CLI_USAGE, "generate: %s", err.message);
+    goto out;
+  }
+  smp_init = true;
+  if (regex) {
+    if ((st = holo_regex_compile(&re, regex, tb, 0, g.vocab, stop, &err))) {
+      rc = cli_fail(CLI_USAGE, "generate: %s", err.message);
+      goto out;
+    }
+    holo_sampler_set_mask(&smp, holo_regex_mask, &re);
+  }
+  double t0 = cli_now_ms();
+  uint32_t reused = 0;
+  if (store_dir) {
+    if ((st = holo_prompt_cache_init(&pc, 16, 0, &fs.store, holo_std_allocator(), &err))) goto fail;
+    pc_init = true;
+    st = holo_gen_prefill_cached(&g, &pc, toks, (uint32_t)n, &reused, &err);
+  } else {
+    st = holo_gen_prefill(&g, toks, (uint32_t)n, &err);
+  }
+  if (st) goto fail;
+  double t1 = cli_now_ms();
+  out = malloc(((size_t)max_tokens + 1) * 4);
+  uint32_t got = 0;
+  holo_gen_options go = {max_tokens, stop, 0, 0};
+  if ((st = holo_gen_run(&g, &smp, &go, out, max_tokens, &got, &err))) goto fail;
+  double t2 = cli_now_ms();
+  for (uint32_t i = 0; i < got; i++) putchar(out[i] < V ? tb[out[i]] : '?');
+  putchar('\n');
+  fprintf(stderr,
+          "{\"prompt_tokens\": %zu, \"prompt_reused\": %u, \"generated\": %u, \"prefill_ms\": %.3f, \"decode_ms\": %.3f, "
+          "\"tokens_per_s\": %.1f, \"steps\": %llu, \"dispatches\": %llu, \"memo_hits\": %llu}\n",
+          n, reused, got, t1 - t0, t2 - t1, got ? got / ((t2 - t1) / 1e3) : 0.0, (unsigned long long)g.stats.steps,
+          (unsigned long long)g.stats.dispatches, (unsigned long long)g.stats.memo_hits);
+  goto out;
+fail:
+  rc = holo_cli_fail(file, &err, cli_exit_code(st));
+out:
+  if (pc_init) holo_prompt_cache_free(&pc, &g);
+  if (smp_init) holo_sampler_free(&smp);
+  if (g_init) holo_gen_free(&g);
+  holo_session_free(s);
+  if (fs_open) holo_file_store_close(&fs);
+  free(toks);
+  free(out);
+  free(bytes);
+  return rc;
+}
