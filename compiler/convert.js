@@ -9,11 +9,16 @@
 //   instance is created when this module is imported (if the wasm is built).
 //   `runtime: null` disables both.
 // checkBackend: default true (needs a runtime) — refuse ops the backend lacks.
+// fuse: default true — the kernel-contract rewrites (docs/converter.md):
+//   fuse-matmul-bias, fuse-relu, pack-weights (holo.PackB at load +
+//   holo.MatMulPacked). Same output bytes as the unfused graph; `fuse: false`
+//   emits the op-for-op graph.
 //
 // Pipeline: decode (onnx-reader) -> import values -> normalize every node to its
 // opset-18 form with explicit attribute defaults (onnx-ops), inferring shapes
 // and folding constants as it goes -> rewrites: remove-identity,
-// fuse-batchnorm, fold-constants, dead-nodes -> backend check -> GraphBuilder
+// fuse-batchnorm, fold-constants, dead-nodes, then (fuse) fuse-matmul-bias,
+// fuse-relu, pack-weights, dead-nodes -> backend check -> GraphBuilder
 // -> writeHolo. Anything that cannot be converted exactly throws an Error
 // naming the op, the node and what is missing.
 import { readModel, dtypeName } from './onnx-reader.js';
@@ -25,6 +30,9 @@ import { removeIdentity } from './rewrites/remove-identity.js';
 import { foldNode, foldConstants } from './rewrites/fold-constants.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
+import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
+import { fuseRelu } from './rewrites/fuse-relu.js';
+import { packWeights } from './rewrites/pack-weights.js';
 
 export const MIN_OPSET = 6;
 export const MAX_OPSET = 18;
@@ -217,6 +225,14 @@ export function convert(onnxBytes, opts = {}) {
   fuseBatchNorm(ir);
   foldConstants(ir, { runtime: fold });
   removeDeadNodes(ir);
+  // kernel-contract fusions run after folding: holo.PackB must stay a node
+  // (the runtime computes it once at load) rather than fold into the archive
+  if (opts.fuse !== false) {
+    fuseMatMulBias(ir);
+    fuseRelu(ir);
+    packWeights(ir);
+    removeDeadNodes(ir);
+  }
 
   // ---- what is left must be expressible and executable
   for (const n of ir.nodes) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // holo — the hologram-exec Node CLI.
 //
-//   holo convert model.onnx -o model.holo [--shape name=1,3,224,224]... [--no-fold]
+//   holo convert model.onnx -o model.holo [--shape name=1,3,224,224]... [--no-fold] [--no-fuse]
 //   holo info model.holo
 //
 // Errors are printed as `holo: <message>`; exit code 2 when the converter
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { readHolo } from '../../compiler/holo-reader.js';
 
 const USAGE = `usage:
-  holo convert <model.onnx> -o <model.holo> [--shape name=d0,d1,...]... [--no-fold]
+  holo convert <model.onnx> -o <model.holo> [--shape name=d0,d1,...]... [--no-fold] [--no-fuse]
   holo info <model.holo>`;
 
 class UsageError extends Error {}
@@ -27,7 +27,7 @@ function parseShape(spec) {
 }
 
 async function cmdConvert(args) {
-  let input, output, fold = true;
+  let input, output, fold = true, fuse = true;
   const shapes = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -36,6 +36,7 @@ async function cmdConvert(args) {
     else if (a === '--shape') { const [k, v] = parseShape(args[++i] ?? ''); shapes[k] = v; }
     else if (a.startsWith('--shape=')) { const [k, v] = parseShape(a.slice(8)); shapes[k] = v; }
     else if (a === '--no-fold') fold = false;
+    else if (a === '--no-fuse') fuse = false;
     else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
     else if (!input) input = a;
     else throw new UsageError(`unexpected argument '${a}'`);
@@ -45,7 +46,7 @@ async function cmdConvert(args) {
   const { convert } = await import('../../compiler/convert.js');
   let r;
   try {
-    r = convert(bytes, { shapes, fold });
+    r = convert(bytes, { shapes, fold, fuse });
   } catch (e) {
     e.refusal = !(e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError);
     throw e;

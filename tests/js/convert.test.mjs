@@ -42,7 +42,8 @@ function mlp(opset = 13) {
 test('MLP (MatMul+Add+Relu) converts and matches onnxruntime for two batch sizes', async () => {
   const bytes = mlp();
   const { holo, graph, report } = convert(bytes);
-  assert.equal(ops(graph), ['MatMul', 'Add', 'Relu', 'MatMul', 'Add']);
+  assert.equal(ops(graph), ['holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked']);
+  assert.equal(ops(convert(bytes, { fuse: false }).graph), ['MatMul', 'Add', 'Relu', 'MatMul', 'Add']);
   assert.equal(graph.symbols, ['batch']);
   assert.equal(report.inputs[0].shape, ['batch', 8]);
   for (const n of [1, 5]) {
@@ -103,7 +104,8 @@ test('Gemm + BatchNormalization folds; a lone BatchNormalization becomes Mul+Add
   b.output('y', FLOAT, [2, 6]);
   const bytes = b.bytes();
   const { holo, graph } = convert(bytes);
-  assert.equal(ops(graph), ['Gemm']);
+  assert.equal(ops(graph), ['holo.PackB', 'holo.MatMulPacked']); // BN folded (beta becomes 1), then packed
+  assert.equal(ops(convert(bytes, { fuse: false }).graph), ['Gemm']);
   const x = rand(10);
   const [want] = await ortRun(bytes, { x: { data: x, shape: [2, 5] } });
   assert.ok(close(holoRun(holo, [{ data: x, shape: [2, 5] }])[0].data, want.data));
@@ -158,8 +160,8 @@ test('an unsupported op is refused naming the op, the node and what is missing',
   assert.throws(() => convert(c.bytes()), /unsupported op 'Relu' \(node 'r'\): attribute 'alpha' is not supported/);
   // an op the converter maps but the backend lacks: refused at conversion (no kernel)
   const d = new OnnxBuilder(13);
-  d.input('x', FLOAT, [2, 3]).node('Trilu', ['x'], ['y'], {}, 'tri').output('y', FLOAT, null);
-  assert.throws(() => convert(d.bytes()), /unsupported op 'Trilu' \(node 'tri'\)/);
+  d.input('x', FLOAT, [2, 3]).node('LpNormalization', ['x'], ['y'], {}, 'lpn').output('y', FLOAT, null);
+  assert.throws(() => convert(d.bytes()), /unsupported op 'LpNormalization' \(node 'lpn'\)/);
 });
 
 test('opsets outside 6..18 and non-default domains are refused', () => {
@@ -198,7 +200,7 @@ test('constant folding removes a torch Shape->Gather->Unsqueeze->Concat->Reshape
     .node('MatMul', ['f', 'w'], ['y']).output('y', FLOAT, ['N', 5]);
   const bytes = b.bytes();
   const { graph, holo } = convert(bytes);
-  assert.equal(ops(graph), ['Reshape', 'MatMul']);
+  assert.equal(ops(graph), ['Reshape', 'holo.PackB', 'holo.MatMulPacked']);
   const shapeConst = graph.values[graph.nodes[0].inputs[1]];
   assert.equal(shapeConst.kind, 'const');
   assert.equal([...i64s(shapeConst.data)], [0n, -1n]);
@@ -210,7 +212,7 @@ test('constant folding removes a torch Shape->Gather->Unsqueeze->Concat->Reshape
     assert.ok(close(got.data, want.data));
   }
   // with a static shape the whole chain folds to a plain constant
-  const s = convert(bytes, { shapes: { x: [2, 2, 3, 4] } });
+  const s = convert(bytes, { shapes: { x: [2, 2, 3, 4] }, fuse: false });
   assert.equal(ops(s.graph), ['Reshape', 'MatMul']);
   assert.equal([...i64s(s.graph.values[s.graph.nodes[0].inputs[1]].data)], [2n, -1n]);
 });
@@ -286,10 +288,15 @@ test('holo CLI: convert (with --shape), info, and exit code 2 on a refusal', () 
   fs.writeFileSync(`${dir}/mlp.onnx`, mlp());
   let r = run('convert', `${dir}/mlp.onnx`, '-o', `${dir}/mlp.holo`, '--shape', 'x=2,8');
   assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /4 nodes/);
+  r = run('convert', `${dir}/mlp.onnx`, '-o', `${dir}/mlp-plain.holo`, '--no-fuse');
+  assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /5 nodes/);
   r = run('info', `${dir}/mlp.holo`);
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /input\s+x: float32\[2,8\]/);
+  assert.match(r.stdout, /nodes\s+4: holo\.PackBx2 holo\.MatMulPackedx2/);
+  r = run('info', `${dir}/mlp-plain.holo`);
   assert.match(r.stdout, /nodes\s+5: MatMulx2 Addx2 Relux1/);
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [1, 2, 3]).node('LSTM', ['x', 'w', 'r'], ['y'], {}, 'lstm_1').output('y', FLOAT, null);

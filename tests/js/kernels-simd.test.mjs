@@ -210,6 +210,39 @@ test('Conv: kernels, strides, pads, dilations, groups, depthwise; bias; fused Re
   }
 });
 
+test('Conv depthwise (direct kernel): simd == scalar, f64 within tolerance, bytes of the im2col+GEMM path', () => {
+  // [X shape, k, attrs]: strides, asymmetric pads, dilations, padding wider than the kernel, OW = 1, rows of padding
+  const cases = [
+    [[1, 4, 9, 11], 3, { pads: [1, 1, 1, 1] }], [[2, 5, 8, 7], 3, { strides: [2, 2], pads: [1, 0, 2, 1] }],
+    [[1, 3, 10, 10], 5, { dilations: [2, 2], pads: [4, 4, 4, 4] }], [[1, 2, 3, 3], 3, { pads: [5, 5, 5, 5] }],
+    [[1, 6, 7, 1], 1, {}], [[1, 3, 1, 9], 3, { pads: [1, 1, 1, 1], strides: [1, 3] }],
+    [[1, 4, 12, 13], 2, { strides: [3, 2], pads: [0, 1, 1, 0] }], [[1, 17, 14, 14], 3, { pads: [1, 1, 1, 1] }],
+  ];
+  for (const [xs, k, at] of cases) {
+    const C = xs[1], ws = [C, 1, k, k];
+    for (const bias of [false, true]) for (const relu of [false, true]) {
+      const shapes = bias ? [xs, ws, [C]] : [xs, ws];
+      const attrs = { ...at, group: C, ...(relu ? { holo_activation: 'Relu' } : {}) };
+      const { out, inputs } = same('Conv', shapes, attrs);
+      const ref = conv64(inputs[0], inputs[1], bias ? inputs[2] : null, xs, ws, { ...at, group: C });
+      close(out.data, relu ? ref.map((v) => (v < 0 ? 0 : v)) : ref, 1e-5, 1e-5 * k * k, `depthwise ${JSON.stringify([xs, k, at])}`);
+      // channel multiplier 2 with duplicated weights runs im2col + the GEMM core; its
+      // even channels must be the depthwise output's bytes
+      const w2 = new Float32Array(2 * inputs[1].length), b2 = bias ? new Float32Array(2 * C) : null;
+      for (let c = 0; c < C; c++) for (const r of [0, 1]) {
+        w2.set(inputs[1].subarray(c * k * k, (c + 1) * k * k), (2 * c + r) * k * k);
+        if (bias) b2[2 * c + r] = inputs[2][c];
+      }
+      const g = same('Conv', bias ? [xs, [2 * C, 1, k, k], [2 * C]] : [xs, [2 * C, 1, k, k]], attrs, {}, bias ? [inputs[0], w2, b2] : [inputs[0], w2]).out;
+      const plane = out.shape[2] * out.shape[3];
+      for (let n = 0; n < xs[0]; n++) for (let c = 0; c < C; c++) {
+        const a = out.data.subarray((n * C + c) * plane, (n * C + c + 1) * plane), b = g.data.subarray((n * 2 * C + 2 * c) * plane, (n * 2 * C + 2 * c + 1) * plane);
+        assert.ok(bytesOf(a).equals(bytesOf(b)), `depthwise vs GEMM path, channel ${c} of ${JSON.stringify([xs, k, at, bias, relu])}`);
+      }
+    }
+  }
+});
+
 test('Binary ops: same shape, scalar, row and column broadcast, odd sizes', () => {
   const shapes = [[[1], [1]], [[7], [7]], [[65], [1]], [[1], [63]], [[3, 17], [17]], [[3, 17], [3, 1]],
     [[2, 3, 9], [2, 1, 9]], [[4, 1, 5], [1, 3, 1]], [[17, 5], [1]], [[129], [129]]];

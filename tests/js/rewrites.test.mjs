@@ -6,12 +6,19 @@ import { removeIdentity } from '../../compiler/rewrites/remove-identity.js';
 import { removeDeadNodes } from '../../compiler/rewrites/dead-nodes.js';
 import { foldJS, foldConstants, runNode } from '../../compiler/rewrites/fold-constants.js';
 import { fuseBatchNorm } from '../../compiler/rewrites/fuse-batchnorm.js';
+import { fuseMatMulBias } from '../../compiler/rewrites/fuse-matmul-bias.js';
+import { fuseRelu } from '../../compiler/rewrites/fuse-relu.js';
+import { packWeights } from '../../compiler/rewrites/pack-weights.js';
+import { convert } from '../../compiler/convert.js';
+import { OnnxBuilder, FLOAT, F } from './onnx-build.mjs';
+import ort from 'onnxruntime-node';
 import { GraphBuilder } from '../../compiler/graph.js';
 import { writeHolo } from '../../compiler/holo-writer.js';
 import { init } from '../../bindings-js/index.js';
 import { rand, close } from './onnx-build.mjs';
 
 const rt = await init();
+const rtScalar = await init(undefined, { variant: 'scalar' });
 const f32 = (a) => writeElems(DT.f32, [...a]);
 
 function ir0() {
@@ -222,6 +229,157 @@ test('fuse-batchnorm: without a Conv, BN is lowered to Mul+Add with [C,1,1] cons
   const k = bnIR(true);
   k.values.get('m').kind = 'input'; k.inputs.push('m');
   assert.is(fuseBatchNorm(k), 0);
+});
+
+// ---- kernel-contract fusions (fuse-matmul-bias, fuse-relu, pack-weights):
+// the fused graph must give the unfused graph's bytes on the wasm runtime
+// (simd128 and scalar modules), and onnxruntime-node's values within tolerance.
+
+async function ortRun(bytes, feeds) {
+  const s = await ort.InferenceSession.create(bytes);
+  const f = {};
+  for (const [k, v] of Object.entries(feeds)) f[k] = new ort.Tensor('float32', v.data, v.shape);
+  const r = await s.run(f);
+  return s.outputNames.map((n) => r[n].data);
+}
+const execute = (r, holo, inputs) => { const s = r.load(holo); try { return s.execute(inputs); } finally { s.dispose(); } };
+const bytesOf = (t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+const opsOf = (graph) => graph.nodes.map((n) => n.op);
+
+/** Convert fused and unfused; require equal bytes on both modules and ORT agreement. Returns the fused graph's ops. */
+async function checkFusion(bytes, feeds, { special = true } = {}) {
+  const fused = convert(bytes), plain = convert(bytes, { fuse: false });
+  const inputs = Object.values(feeds);
+  const sets = [inputs];
+  if (special) {
+    // NaN, ±Inf, -0 and huge values in the input
+    sets.push(inputs.map((t) => { const d = Float32Array.from(t.data); d[0] = NaN; if (d.length > 2) d[2] = Infinity; if (d.length > 3) d[3] = -0; if (d.length > 5) d[5] = -3e38; return { data: d, shape: t.shape }; }));
+  }
+  for (const [k, ins] of sets.entries()) {
+    for (const r of [rt, rtScalar]) {
+      const a = execute(r, fused.holo, ins), b = execute(r, plain.holo, ins);
+      assert.is(a.length, b.length);
+      a.forEach((t, i) => { assert.equal(t.shape, b[i].shape); assert.ok(bytesOf(t).equals(bytesOf(b[i])), `output ${i} bytes differ (set ${k}, ${r === rt ? 'simd128' : 'scalar'})`); });
+    }
+    if (k === 0) {
+      const want = await ortRun(bytes, feeds);
+      const got = execute(rt, fused.holo, ins);
+      want.forEach((w, i) => assert.ok(close(got[i].data, w, 1e-4, 1e-5), `output ${i} vs onnxruntime`));
+    }
+  }
+  return { fused, plain, ops: opsOf(fused.graph) };
+}
+
+test('fusions: torch-style MLP (Gemm transB=1 + Relu) -> PackB + MatMulPacked with bias and Relu, same bytes', async () => {
+  for (const [M, K, H, N] of [[1, 7, 13, 3], [5, 17, 9, 10], [64, 33, 65, 8]]) {
+    const b = new OnnxBuilder(13);
+    b.input('x', FLOAT, [M, K]);
+    b.init('w1', FLOAT, [H, K], rand(H * K, 0.5)).init('b1', FLOAT, [H], rand(H, 0.1));
+    b.init('w2', FLOAT, [N, H], rand(N * H, 0.5)).init('b2', FLOAT, [1, N], rand(N, 0.1));
+    b.node('Gemm', ['x', 'w1', 'b1'], ['h1'], { transB: 1 }).node('Relu', ['h1'], ['h2'])
+      .node('Gemm', ['h2', 'w2', 'b2'], ['y'], { transB: 1 });
+    b.output('y', FLOAT, [M, N]);
+    const { ops, fused, plain } = await checkFusion(b.bytes(), { x: { data: rand(M * K), shape: [M, K] } });
+    assert.equal(ops, ['holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked']);
+    assert.equal(opsOf(plain.graph), ['Gemm', 'Relu', 'Gemm']);
+    const mm = fused.graph.nodes[1];
+    assert.equal(mm.attrs.find((a) => a.name === 'holo_activation').value, 'Relu');
+    assert.equal(mm.attrs.find((a) => a.name === 'n').value, H);
+    assert.equal(fused.graph.nodes[0].attrs.find((a) => a.name === 'transB').value, 1);
+    assert.ok(fused.report.rewrites.some((l) => /pack-weights: 2/.test(l)));
+  }
+});
+
+test('fusions: MatMul + Add(bias) + Relu (2-D and batched 3-D A, bias [N] and [1,1,N]) -> MatMulPacked, same bytes', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [2, 3, 12]);
+  b.init('w1', FLOAT, [12, 17], rand(204, 0.5)).init('b1', FLOAT, [1, 1, 17], rand(17, 0.1));
+  b.init('w2', FLOAT, [17, 9], rand(153, 0.5)).init('b2', FLOAT, [9], rand(9, 0.1));
+  b.node('MatMul', ['x', 'w1'], ['h1']).node('Add', ['h1', 'b1'], ['h2']).node('Relu', ['h2'], ['h3'])
+    .node('MatMul', ['h3', 'w2'], ['h4']).node('Add', ['h4', 'b2'], ['y']);
+  b.output('y', FLOAT, [2, 3, 9]);
+  const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(72), shape: [2, 3, 12] } });
+  assert.equal(ops, ['holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked']);
+  assert.equal(fused.graph.nodes[1].inputs.length, 3);
+  assert.ok(fused.report.rewrites.some((l) => /fuse-matmul-bias: 2/.test(l)));
+  assert.ok(fused.report.rewrites.some((l) => /fuse-relu: 1/.test(l)));
+});
+
+test('fusions: Conv + Relu -> Conv(holo_activation), MaxPool/Softmax untouched, same bytes', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [1, 3, 9, 7]);
+  b.init('w', FLOAT, [5, 3, 3, 3], rand(135, 0.4)).init('c', FLOAT, [5], rand(5, 0.1));
+  b.init('w2', FLOAT, [5 * 4 * 3, 6], rand(360, 0.2));
+  b.node('Conv', ['x', 'w', 'c'], ['h'], { pads: [1, 1, 1, 1], kernel_shape: [3, 3] }).node('Relu', ['h'], ['r'])
+    .node('MaxPool', ['r'], ['p'], { kernel_shape: [2, 2], strides: [2, 2] })
+    .node('Flatten', ['p'], ['f'], { axis: 1 }).node('MatMul', ['f', 'w2'], ['m']).node('Softmax', ['m'], ['y'], { axis: -1 });
+  b.output('y', FLOAT, [1, 6]);
+  const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(189), shape: [1, 3, 9, 7] } });
+  assert.equal(ops, ['Conv', 'MaxPool', 'Flatten', 'holo.PackB', 'holo.MatMulPacked', 'Softmax']);
+  assert.equal(fused.graph.nodes[0].attrs.find((a) => a.name === 'holo_activation').value, 'Relu');
+});
+
+test('fusions: what must not be rewritten is kept (alpha/beta != 1, per-row C, transA, Add(bias, MatMul), shared Relu input)', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [4, 6]);
+  b.init('w', FLOAT, [5, 6], rand(30, 0.5)).init('c', FLOAT, [5], rand(5, 0.1)).init('cm', FLOAT, [4, 5], rand(20, 0.1));
+  b.init('cr', FLOAT, [4, 1], rand(4, 0.1)).init('wt', FLOAT, [4, 5], rand(20, 0.5)).init('bm', FLOAT, [5], rand(5, 0.1));
+  b.node('Gemm', ['x', 'w', 'c'], ['g1'], { transB: 1, alpha: F(0.5) })
+    .node('Gemm', ['x', 'w', 'c'], ['g2'], { transB: 1, beta: F(2) })
+    .node('Gemm', ['x', 'w', 'cm'], ['g3'], { transB: 1 })
+    .node('Gemm', ['x', 'w', 'cr'], ['g4'], { transB: 1 })
+    .node('Gemm', ['x', 'wt'], ['g5'], { transA: 1 });
+  b.init('wk', FLOAT, [6, 5], rand(30, 0.5));
+  b.node('MatMul', ['x', 'wk'], ['m1']).node('Add', ['bm', 'm1'], ['a1']) // bias first: kept as Add
+    .node('Gemm', ['x', 'w', 'c'], ['g6'], { transB: 1 }).node('Relu', ['g6'], ['r6']).node('Sigmoid', ['g6'], ['s6']);
+  for (const o of ['g1', 'g2', 'g3', 'g4', 'g5', 'a1', 'r6', 's6']) b.output(o, FLOAT, null);
+  const { ops } = await checkFusion(b.bytes(), { x: { data: rand(24), shape: [4, 6] } });
+  assert.equal(ops, ['Gemm', 'Gemm', 'Gemm', 'Gemm', 'Gemm', 'holo.PackB', 'holo.MatMulPacked', 'Add', 'holo.PackB', 'holo.MatMulPacked', 'Relu', 'Sigmoid']);
+});
+
+test('fusions: one holo.PackB per shared weight; PackB runs at load, not per call; fuse:false disables', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [3, 8]);
+  b.init('w', FLOAT, [8, 8], rand(64, 0.5));
+  b.node('MatMul', ['x', 'w'], ['h']).node('MatMul', ['h', 'w'], ['y']);
+  b.output('y', FLOAT, [3, 8]);
+  const { fused, plain } = await checkFusion(b.bytes(), { x: { data: rand(24), shape: [3, 8] } });
+  assert.equal(opsOf(fused.graph), ['holo.PackB', 'holo.MatMulPacked', 'holo.MatMulPacked']);
+  assert.equal(opsOf(plain.graph), ['MatMul', 'MatMul']);
+  const s = rt.load(fused.holo);
+  const d0 = s.counters.dispatches;
+  for (let i = 0; i < 3; i++) s.execute([{ data: rand(24), shape: [3, 8] }]);
+  assert.is(s.counters.dispatches - d0, 6, 'two MatMulPacked per call, PackB never');
+  s.dispose();
+});
+
+test('fusion rewrites on the IR: conditions of fuse-matmul-bias / fuse-relu / pack-weights', () => {
+  const ir = ir0();
+  ir.addConst('w', DT.f32, [4, 3], f32(rand(12)));
+  ir.addConst('b', DT.f32, [1, 3], f32(rand(3)));
+  ir.addConst('bm', DT.f32, [2, 3], f32(rand(6))); // not a row vector
+  node(ir, 'MatMul', ['x', 'w'], ['m'], {}, ['N', 3]);
+  node(ir, 'Add', ['m', 'bm'], ['a'], {}, null);
+  ir.outputs.push('a');
+  assert.is(fuseMatMulBias(ir), 0);
+  ir.nodes[1].inputs = ['m', 'b'];
+  assert.is(fuseMatMulBias(ir), 1);
+  assert.equal(ir.nodes.map((n) => [n.op, n.inputs, n.outputs]), [['MatMul', ['x', 'w', 'b'], ['a']]]);
+  node(ir, 'Relu', ['a'], ['r'], {}, ['N', 3]);
+  ir.outputs = ['r', 'a'];
+  assert.is(fuseRelu(ir), 0, 'the MatMul output is also a graph output');
+  ir.outputs = ['r'];
+  assert.is(fuseRelu(ir), 1);
+  assert.is(packWeights(ir), 1);
+  assert.equal(ir.nodes.map((n) => n.op), ['holo.PackB', 'holo.MatMulPacked']);
+  assert.equal(ir.get(ir.nodes[0].outputs[0]).shape, [1, 4, 8]);
+  assert.equal(ir.nodes[1].attrs, { n: A.int(3), holo_activation: A.string('Relu') });
+  // a non-constant B is not packed
+  const j = ir0();
+  j.addValue({ name: 'w', dtype: DT.f32, shape: [4, 3], kind: 'input' });
+  node(j, 'MatMul', ['x', 'w'], ['m'], {}, ['N', 3]);
+  j.outputs.push('m');
+  assert.is(packWeights(j), 0);
 });
 
 test.run();

@@ -1,0 +1,57 @@
+// Rewrite: Add(MatMul(A, B), bias) -> MatMul(A, B, bias)   (docs/kernels.md)
+//
+// The fused MatMul adds `bias` in the GEMM epilogue after the ascending-k sum,
+// exactly as the separate Add would, so the bytes are those of the unfused
+// pair. Applied only when all of these hold (otherwise the graph is left as is):
+// - the MatMul output (f32) feeds only this Add and is not a graph output;
+// - the MatMul's B has rank >= 2 (its output's last dim is N) and it has no
+//   bias or fused activation yet;
+// - the MatMul output is the Add's FIRST operand: v + bias in that order (with
+//   two NaN operands the order picks the payload, so Add(bias, MatMul) is kept);
+// - bias is an f32 constant broadcast along the last dim only: every dim 1
+//   except the last, which is 1 or N, rank <= the output rank (so the Add
+//   output has the MatMul output's shape). A bias of rank > 2 is reshaped
+//   (bytes unchanged) to [N] / [1] for the kernel's [N] | [1,N] | [1] form.
+import { DT } from '../ir.js';
+
+export function biasForm(ir, name, out, N) {
+  const b = ir.get(name);
+  if (!b || b.kind !== 'const' || b.dtype !== DT.f32 || !Array.isArray(b.shape)) return null;
+  if (!out || b.shape.length > out.length) return null;
+  const s = b.shape, last = s.length ? s[s.length - 1] : 1;
+  if (!s.slice(0, -1).every((d) => d === 1) || !(last === 1 || last === N)) return null;
+  if (s.length <= 2) return name;
+  return ir.addConst(`${name}_row`, DT.f32, [last], b.bytes);
+}
+
+export function fuseMatMulBias(ir) {
+  let fused = 0;
+  for (const add of [...ir.nodes]) {
+    if (add.op !== 'Add' || add.inputs.length !== 2 || add.outputs.length !== 1) continue;
+    const [x, b] = add.inputs;
+    const xv = ir.get(x);
+    if (!xv || xv.kind !== 'node' || xv.dtype !== DT.f32 || !Array.isArray(xv.shape)) continue;
+    const mm = ir.producer(x);
+    if (!mm || mm.op !== 'MatMul' || mm.outputs.length !== 1 || mm.attrs.holo_activation) continue;
+    if (mm.inputs.length > 2 && mm.inputs[2]) continue;
+    const Bv = ir.get(mm.inputs[1]);
+    if (!Bv || !Array.isArray(Bv.shape) || Bv.shape.length < 2) continue;
+    const N = xv.shape[xv.shape.length - 1];
+    if (typeof N !== 'number') continue;
+    if ((ir.uses().get(x) ?? 0) !== 1 || ir.outputs.includes(x)) continue;
+    const yv = ir.get(add.outputs[0]);
+    if (!yv || yv.dtype !== DT.f32) continue;
+    const bias = biasForm(ir, b, xv.shape, N);
+    if (!bias) continue;
+    mm.inputs = [mm.inputs[0], mm.inputs[1], bias];
+    const y = add.outputs[0];
+    ir.nodes.splice(ir.nodes.indexOf(add), 1);
+    ir.values.delete(y);
+    ir.values.delete(x);
+    ir.values.set(y, { ...xv, name: y });
+    mm.outputs = [y];
+    fused++;
+  }
+  if (fused) ir.log.push(`fuse-matmul-bias: ${fused} Add folded into MatMul`);
+  return fused;
+}
