@@ -23,9 +23,9 @@ FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omi
 FUZZ_CFLAGS   := -std=c11 -Wall -Wextra -O1 -g -fno-math-errno -ffp-contract=off $(INC) \
                  -Iruntime -Iwasi -D_POSIX_C_SOURCE=200809L $(FUZZ_SAN)
 FUZZ_CORE_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,$(CORE_SRC) $(STD_SRC))
-# libFuzzer options common to every run: hangs over 10 s and single
+# libFuzzer options common to every run: hangs over 25 s and single
 # allocations over 512 MiB are findings (the targets bound every budget).
-FUZZ_RUNOPTS  := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1
+FUZZ_RUNOPTS  := -timeout=25 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1
 FUZZ_ENV      := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:abort_on_error=0 \
                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 

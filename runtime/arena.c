@@ -117,6 +117,21 @@ static bool make_room(holo_arena *ar, size_t need) {
   return ar->transient_bytes + need <= ar->budget;
 }
 
+/* Dead values are a cache: keep at most `retain` bytes of them, evicting
+ * the least recently touched first, so memory stays bounded without a
+ * budget and fresh allocations reuse freed blocks. */
+static void trim_retained(holo_arena *ar, size_t need) {
+  holo_entry *e = ar->lru_head;
+  while (e && ar->transient_bytes + need > ar->live_bytes + ar->retain) {
+    holo_entry *next = e->next;
+    if (e->live == 0) {
+      entry_drop(ar, e);
+      ar->evictions++;
+    }
+    e = next;
+  }
+}
+
 static void note_peaks(holo_arena *ar) {
   if (ar->resident_bytes > ar->peak_resident) ar->peak_resident = ar->resident_bytes;
   if (ar->live_bytes > ar->peak_live) ar->peak_live = ar->live_bytes;
@@ -130,6 +145,7 @@ holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf
   if (pinned && ar->budget && bytes > ar->budget)
     return holo_err(err, HOLO_ERR_BUDGET, "memory budget exceeded: a value needs %zu bytes, the bound is %llu bytes",
                     bytes, (unsigned long long)ar->budget);
+  if (!pinned && ar->retain != UINT64_MAX) trim_retained(ar, bytes);
   if (!pinned && ar->budget) {
     if (bytes > ar->budget || !make_room(ar, bytes))
       return holo_err(err, HOLO_ERR_BUDGET,

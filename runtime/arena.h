@@ -39,6 +39,7 @@ typedef struct holo_arena {
   uint32_t cap, count;
   holo_entry *lru_head, *lru_tail;
   uint64_t budget;          /* 0 = unbounded */
+  uint64_t retain;          /* cap on transient bytes kept after they stop being live */
   uint64_t transient_bytes; /* owned, unpinned buffers */
   uint64_t resident_bytes;  /* all buffers, pinned and borrowed included */
   uint64_t live_bytes, peak_live, peak_resident;

@@ -323,6 +323,7 @@ holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_bac
     return st;
   }
   if ((st = holo_arena_init(&s->arena, a, options->memory_budget, err))) goto fail;
+  s->arena.retain = HOLO_DEFAULT_RETAIN_BYTES;
   if ((st = holo_memo_init(&s->memo, a, s->ar.n_out_ports, err))) goto fail;
   holo_archive *ar = &s->ar;
   s->kernels = zalloc(s, ar->n_nodes, sizeof *s->kernels);
@@ -725,6 +726,12 @@ void holo_output_free(holo_session *s, holo_output *o) {
 }
 
 /* ------------------------------------------------------------- accessors */
+
+holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes) {
+  if (!s) return HOLO_ERR_ARG;
+  s->arena.retain = bytes;
+  return HOLO_OK;
+}
 
 holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes) {
   if (!s) return HOLO_ERR_ARG;

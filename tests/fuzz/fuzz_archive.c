@@ -1,10 +1,12 @@
 /* libFuzzer target: the fuzz input is a .holo archive.
  *
- * Parses it, loads it into a session (16 MiB transient budget, so the
+ * Parses it, loads it into a session (4 MiB transient budget, so the
  * fuzzer cannot make the executor OOM legitimately), reads every accessor,
- * re-verifies the constants, then executes once with zero inputs and once
- * with patterned inputs of the declared shapes (symbolic dims bound to 2 and
- * then 1). A malformed archive must be an error value with a message, never
+ * re-verifies the constants, then executes with patterned inputs (1.0,
+ * NaN, -Inf, denormals, FLT_MAX, -0.0) of the declared shapes, symbolic
+ * dims bound to 2, then with the archive's first bytes as input and symbolic
+ * dims bound to 1 (from the unaligned copy below: zeros); each successful
+ * execution is repeated (memo hit or an identical walk must succeed). A malformed archive must be an error value with a message, never
  * a crash, hang, leak or out-of-bounds read. Inputs over 1 MiB are skipped.
  *
  * The archive is copied into an exact-size 64-byte-aligned buffer (so
@@ -15,7 +17,7 @@
 #include "archive.h"
 
 #define MAX_INPUT (1u << 20)
-#define BUDGET (16u << 20)
+#define BUDGET (4u << 20)
 #define MAX_IN_BYTES (4u << 20)
 
 static const uint8_t PATTERN[] = {0x00, 0x00, 0x80, 0x3f,  /* 1.0f */
@@ -80,7 +82,7 @@ static void run_once(holo_session *s, int64_t sym, const uint8_t *pat, size_t pa
   fz_inputs_free(&x);
 }
 
-static void load_and_run(const uint8_t *bytes, size_t len) {
+static void load_and_run(const uint8_t *bytes, size_t len, bool full) {
   fz_alloc fa;
   fz_alloc_init(&fa, 0);
   holo_backend be;
@@ -106,9 +108,14 @@ static void load_and_run(const uint8_t *bytes, size_t len) {
   st = holo_session_verify_constants(s, &err);
   if (st) fz_check_error(st, &err);
 
-  run_once(s, 2, 0, 0);
-  run_once(s, 2, PATTERN, sizeof PATTERN);
-  run_once(s, 1, bytes, len < 64 ? len : 64);
+  /* Compute is bounded only by the budget (a Conv with huge pads is a
+   * legitimate, slow model): few executions per input keep the fuzzer fast. */
+  if (full) {
+    run_once(s, 2, PATTERN, sizeof PATTERN);
+    run_once(s, 1, bytes, len < 64 ? len : 64);
+  } else {
+    run_once(s, 2, 0, 0); /* zeros */
+  }
   holo_session_free(s);
   FZ_CHECK(fa.live == 0, "session free leaked %llu blocks", (unsigned long long)fa.live);
 }
@@ -126,14 +133,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint8_t *aligned = 0;
   if (posix_memalign((void **)&aligned, 64, size ? size : 1) != 0) return 0;
   if (size) memcpy(aligned, data, size);
-  load_and_run(aligned, size);
+  load_and_run(aligned, size, true);
   free(aligned);
   if (size & 1) {
     /* Unaligned: offset by 8 from a 64-byte boundary. */
     uint8_t *raw = 0;
     if (posix_memalign((void **)&raw, 64, size + 8) != 0) return 0;
     memcpy(raw + 8, data, size);
-    load_and_run(raw + 8, size);
+    load_and_run(raw + 8, size, false);
     free(raw);
   }
   return 0;

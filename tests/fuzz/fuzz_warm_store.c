@@ -4,12 +4,16 @@
  * and drops every put) is attached to a load of tests/fixtures/cone.holo
  * (one constant-only node, a Transpose of a weight), with and without a
  * transient budget, then the session executes once.
- *  - verifying (default): a record is either exactly the right one (a hit,
- *    identical results) or counted in store_corrupt and recomputed; the
- *    results are bit-identical to a session without a store;
- *  - HOLO_OPT_TRUST_STORE: a self-consistent but wrong record is accepted by
- *    design (docs/warm-store.md); the oracle is only: no crash, no
- *    out-of-bounds access, no leak, errors are values.
+ *  - a record that does not name the label asked (bytes 8..78) is refused
+ *    in both modes: counted in store_corrupt and recomputed, the results
+ *    bit-identical to a session without a store;
+ *  - verifying (default): a record naming the label asked is either
+ *    self-consistent (a hit) or counted in store_corrupt and recomputed, as
+ *    above;
+ *  - HOLO_OPT_TRUST_STORE, or a self-consistent record naming the label
+ *    asked but holding the wrong value: accepted by design
+ *    (docs/warm-store.md); the oracle is only: no crash, no out-of-bounds
+ *    access, no leak, errors are values.
  * The fuzz bytes are handed to the core in libFuzzer's exact-size buffer,
  * so ASan sees any read past the record. */
 #include "fuzz_common.h"
@@ -18,12 +22,17 @@
 static fz_file CONE;
 static const uint8_t *REC;
 static size_t REC_LEN;
-static uint64_t n_gets, n_puts;
+static uint64_t n_gets, n_named, n_puts;
+
+/* Record layout (docs/warm-store.md): "HOLOWS2\0" | 71-byte label | u32 dtype
+ * | u32 rank | i64 dims[rank] | 32-byte content digest | bytes. */
+#define REC_FIXED (8 + HOLO_LABEL_LEN + 8)
 
 static holo_status fz_get(void *ctx, const char *label, const uint8_t **bytes, size_t *len) {
   (void)ctx;
   FZ_CHECK(label && strlen(label) == HOLO_LABEL_LEN && strncmp(label, "sha256:", 7) == 0, "bad label handed to get");
   n_gets++;
+  if (REC_LEN >= 8 + HOLO_LABEL_LEN && memcmp(REC + 8, label, HOLO_LABEL_LEN) == 0) n_named++;
   *bytes = REC;
   *len = REC_LEN;
   return HOLO_OK;
@@ -32,7 +41,8 @@ static holo_status fz_get(void *ctx, const char *label, const uint8_t **bytes, s
 static holo_status fz_put(void *ctx, const char *label, const uint8_t *bytes, size_t len) {
   (void)ctx;
   FZ_CHECK(label && strlen(label) == HOLO_LABEL_LEN, "bad label handed to put");
-  FZ_CHECK(len >= 16 && memcmp(bytes, "HOLOWS1", 8) == 0, "put of a malformed record");
+  FZ_CHECK(len >= REC_FIXED + 32 && memcmp(bytes, "HOLOWS2", 8) == 0, "put of a malformed record");
+  FZ_CHECK(memcmp(bytes + 8, label, HOLO_LABEL_LEN) == 0, "put of a record naming another label");
   volatile uint8_t sink = bytes[len - 1];
   (void)sink;
   n_puts++;
@@ -41,16 +51,16 @@ static holo_status fz_put(void *ctx, const char *label, const uint8_t *bytes, si
 
 /* The harness's own reading of docs/warm-store.md: is the record well formed
  * with a digest that matches its own content? Such a record passes the
- * core's verification whatever label it is returned for. */
+ * core's verification when returned for the label it names (n_named). */
 static bool self_consistent(const uint8_t *p, size_t len) {
-  if (len < 16 || memcmp(p, "HOLOWS1", 8) != 0) return false;
+  if (len < REC_FIXED || memcmp(p, "HOLOWS2", 8) != 0) return false;
   uint32_t dtype, rank;
-  memcpy(&dtype, p + 8, 4);
-  memcpy(&rank, p + 12, 4);
-  if (rank > HOLO_MAX_RANK || len < 16 + 8 * (size_t)rank + 32) return false;
+  memcpy(&dtype, p + 8 + HOLO_LABEL_LEN, 4);
+  memcpy(&rank, p + 8 + HOLO_LABEL_LEN + 4, 4);
+  if (rank > HOLO_MAX_RANK || len < REC_FIXED + 8 * (size_t)rank + 32) return false;
   int64_t shape[HOLO_MAX_RANK];
-  memcpy(shape, p + 16, 8 * (size_t)rank);
-  size_t hdr = 16 + 8 * (size_t)rank + 32, n;
+  memcpy(shape, p + REC_FIXED, 8 * (size_t)rank);
+  size_t hdr = REC_FIXED + 8 * (size_t)rank + 32, n;
   if (!holo_shape_bytes(dtype, shape, rank, &n) || n != len - hdr) return false;
   holo_digest want, got;
   memcpy(want.b, p + hdr - 32, 32);
@@ -85,13 +95,14 @@ static void one(const fz_file *f, uint32_t flags, uint64_t budget) {
   holo_options o = {&fa.a, budget, &ws, flags};
   holo_session *s = 0;
   holo_error err = {0};
-  n_gets = n_puts = 0;
+  n_gets = n_named = n_puts = 0;
   holo_status st = holo_session_load(f->bytes, f->len, &be, &o, &s, &err);
   bool trust = flags & HOLO_OPT_TRUST_STORE;
-  /* A self-consistent record is taken even when verifying: the oracle is
-   * then the trusted one (no crash, errors are values). */
+  /* A record naming the label asked and self-consistent is taken even when
+   * verifying: the oracle is then the trusted one (no crash, errors are
+   * values). A record naming another label is never taken. */
   bool consistent = self_consistent(REC, REC_LEN);
-  bool accepted_anyway = trust || consistent;
+  bool accepted_anyway = n_named && (trust || consistent);
   if (st) {
     fz_check_error(st, &err);
     /* Only a trusted record can make the load fail (its value over the budget). */
@@ -104,8 +115,10 @@ static void one(const fz_file *f, uint32_t flags, uint64_t budget) {
   FZ_CHECK(n_gets >= 1, "the cone did not consult the store");
   FZ_CHECK(c.store_hits + c.store_corrupt + c.store_misses == n_gets, "every get is a hit, a miss or corrupt");
   if (c.store_corrupt) FZ_CHECK(c.dispatches >= 1, "a corrupt record was not recomputed");
+  FZ_CHECK(c.store_hits <= n_named, "a record naming another label was accepted");
+  if (!n_named) FZ_CHECK(c.store_corrupt == n_gets, "a record naming another label was not counted corrupt");
   if (!trust && !consistent) FZ_CHECK(c.store_hits == 0 && c.store_corrupt == n_gets, "an inconsistent record was not counted corrupt");
-  if (!trust && consistent) FZ_CHECK(c.store_hits == n_gets, "a self-consistent record was refused");
+  if (!trust && consistent) FZ_CHECK(c.store_hits == n_named, "a self-consistent record naming its label was refused");
 
   holo_view v[1];
   st = run(s, v, &err);

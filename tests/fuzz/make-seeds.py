@@ -59,27 +59,45 @@ finally:
     shutil.rmtree(tmp)
 
 
-def record(dtype, dims, data):
-    pre = b'holo/content/v1\0' + struct.pack('<II', dtype, len(dims)) + b''.join(struct.pack('<q', d) for d in dims) + data
-    return b'HOLOWS1\0' + struct.pack('<II', dtype, len(dims)) + b''.join(struct.pack('<q', d) for d in dims) + hashlib.sha256(pre).digest() + data
+LABEL_LEN = 71  # 'sha256:' + 64 lowercase hex
+H = 8 + LABEL_LEN  # dtype at H, rank at H + 4, dims from H + 8
 
 
-payload = rec[16 + 16 + 32:]
-assert record(1, [8, 8], payload) == rec, 'record layout changed: update make-seeds.py'
+def record(label, dtype, dims, data):
+    """A record of docs/warm-store.md: "HOLOWS2\\0" | label | u32 dtype | u32 rank | i64 dims | digest | bytes."""
+    assert len(label) == LABEL_LEN
+    meta = struct.pack('<II', dtype, len(dims)) + b''.join(struct.pack('<q', d) for d in dims)
+    pre = b'holo/content/v1\0' + meta + data
+    return b'HOLOWS2\0' + label + meta + hashlib.sha256(pre).digest() + data
+
+
+label = rec[8:H]  # the label the core asks for (and the record names)
+other = label[:-1] + (b'1' if label[-1:] == b'0' else b'0')  # another well-formed label
+payload = rec[H + 8 + 16 + 32:]
+assert label.startswith(b'sha256:') and record(label, 1, [8, 8], payload) == rec, 'record layout changed: update make-seeds.py'
 put('fuzz_warm_store', 'genuine', rec)
-put('fuzz_warm_store', 'truncated', rec[:100])
-put('fuzz_warm_store', 'header-only', rec[:16])
-flipped = bytearray(rec); flipped[200] ^= 0x10
+put('fuzz_warm_store', 'truncated', rec[:171])
+put('fuzz_warm_store', 'truncated-label', rec[:50])
+put('fuzz_warm_store', 'header-only', rec[:H + 8])
+flipped = bytearray(rec); flipped[271] ^= 0x10
 put('fuzz_warm_store', 'bitflip', bytes(flipped))
-put('fuzz_warm_store', 'rank9', rec[:12] + struct.pack('<I', 9) + rec[16:])
-put('fuzz_warm_store', 'dtype0', rec[:8] + struct.pack('<I', 0) + rec[12:])
-put('fuzz_warm_store', 'huge-dims', rec[:16] + struct.pack('<qq', 1 << 31, 1 << 31) + rec[32:])
-put('fuzz_warm_store', 'neg-dim', rec[:16] + struct.pack('<qq', -8, -8) + rec[32:])
-put('fuzz_warm_store', 'wrong-magic', b'HOLOWS2\0' + rec[8:])
-# Self-consistent records of the wrong value: accepted even when verifying
-# (the digest covers the record's own content, not the label's meaning).
-put('fuzz_warm_store', 'consistent-wrong-shape', record(1, [4, 16], payload))
-put('fuzz_warm_store', 'consistent-wrong-dtype', record(6, [8, 8], payload))
-put('fuzz_warm_store', 'consistent-rank0', record(1, [], payload[:4]))
-put('fuzz_warm_store', 'consistent-empty', record(1, [0, 8], b''))
+put('fuzz_warm_store', 'rank9', rec[:H + 4] + struct.pack('<I', 9) + rec[H + 8:])
+put('fuzz_warm_store', 'dtype0', rec[:H] + struct.pack('<I', 0) + rec[H + 4:])
+put('fuzz_warm_store', 'huge-dims', rec[:H + 8] + struct.pack('<qq', 1 << 31, 1 << 31) + rec[H + 24:])
+put('fuzz_warm_store', 'neg-dim', rec[:H + 8] + struct.pack('<qq', -8, -8) + rec[H + 24:])
+put('fuzz_warm_store', 'wrong-magic', b'HOLOWS1\0' + rec[8:])
+# The same value in the previous format (HOLOWS1: no label): refused.
+put('fuzz_warm_store', 'v1-record', b'HOLOWS1\0' + rec[H:])
+# The genuine record filed under another label (mis-keyed, renamed, swapped):
+# refused in both modes, even with HOLO_OPT_TRUST_STORE.
+put('fuzz_warm_store', 'other-label', rec[:8] + other + rec[H:])
+put('fuzz_warm_store', 'bad-label-hex', rec[:20] + b'G' + rec[21:])
+# Self-consistent records of the wrong value naming the label asked: accepted
+# even when verifying (the digest covers the record's own content, not the
+# label's meaning); naming another label: refused.
+put('fuzz_warm_store', 'consistent-wrong-shape', record(label, 1, [4, 16], payload))
+put('fuzz_warm_store', 'consistent-wrong-dtype', record(label, 6, [8, 8], payload))
+put('fuzz_warm_store', 'consistent-rank0', record(label, 1, [], payload[:4]))
+put('fuzz_warm_store', 'consistent-empty', record(label, 1, [0, 8], b''))
+put('fuzz_warm_store', 'consistent-wrong-shape-other-label', record(other, 1, [4, 16], payload))
 print('seeds written under', C)

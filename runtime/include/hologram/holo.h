@@ -54,6 +54,12 @@ typedef struct holo_options {
   uint32_t flags;                  /* HOLO_OPT_* */
 } holo_options;
 
+/* Values no execution needs any more stay resident as a cache (for elision
+ * and memo hits) up to this many bytes, least recently used evicted first;
+ * change it with holo_session_set_retain_bytes (UINT64_MAX: keep all the
+ * budget allows). */
+#define HOLO_DEFAULT_RETAIN_BYTES (64ull << 20)
+
 typedef struct holo_session holo_session;
 
 /* A borrowed input: bytes plus, where the port has symbolic dims, a shape.
@@ -140,6 +146,7 @@ holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
 /* Changes the transient bound (0 = unbounded); over-budget entries are
  * evicted lazily, at the next allocation. */
 holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes);
+holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes);
 
 /* MemWarmStore: an in-memory store (a list of records) over an allocator. */
 typedef struct holo_mem_store {

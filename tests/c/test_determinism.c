@@ -1,0 +1,252 @@
+/* Determinism: the same archive and inputs give bit-identical outputs and
+ * labels across sessions, across processes, across memory budgets
+ * (eviction), archive alignment, warm-store or not, cone or not, and
+ * across the order in which a parallel backend runs its partitions; and
+ * they equal the committed golden values below.
+ *
+ * The goldens pin, per fixture, the archive label, the output's computed
+ * label (a function of content and the backend identity only) and the
+ * output's content label (a hash of its bytes). Labels are stable across
+ * builds of the same backend identity (docs/fuzzing.md "Determinism"): if
+ * this test fails after a kernel change, the kernel's output bytes changed
+ * and its identity string (kernels-wasm-simd/registry.c) must be bumped and
+ * the goldens regenerated with HOLO_PRINT_GOLDEN=1 build/asan/test_determinism. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "hologram/cpu_backend.h"
+#include "hologram/holo.h"
+#include "holo-std.h"
+#include "label.h"
+
+typedef struct golden {
+  const char *fixture;
+  const char *archive_label, *output_label, *content_label;
+} golden;
+
+/* backend "hologram-cpu/scalar/1" (native builds: scalar kernels) */
+static const golden GOLDEN[] = {
+    {"mlp",
+     "sha256:c6f99cd1a9e9cdcdd5cfdc2c01d7f7d8b3932238eef7c733b7d3b0bc44353eeb",
+     "sha256:07abdbb8e5e56f4932ec83290f615e9420f7958197595ce88fe8d6c7e8800bc5",
+     "sha256:dd06c1c8e756143a6bf3b650e0066eec51aad0c4498a29567528ff1cc033a3e5"},
+    {"cnn",
+     "sha256:fc6f532323b40b494ac2e76801f8cd219ab3e07443b91516b4377c15e514ae79",
+     "sha256:286cc68220022a51a54798e83f7ddd95519cf4b3bacba88160075abd46348e0b",
+     "sha256:c0d4b388de12fb33d6949e7c5faf0529753a1557c9446671644a09638655818b"},
+    {"cone",
+     "sha256:71c621d2ef09e3e8686d4ea9bd06bcd90478a8b8632d1ac86e11ef340a95b68d",
+     "sha256:d8b0f1913e68021e5786f8a3d5a0d69f099ba558630141f8731d44b7a14fdc77",
+     "sha256:cea370c0f74a23c78bde307c0e8c459cd5febd6b57e27ecd854b91e3d638dfb9"},
+    {"shared",
+     "sha256:8d589320b83ff5f29c4585e919f449f0d47166733808510f6ebb69daca4acb14",
+     "sha256:24ef0a66262381c8d4f21f3b57cd43bed3d9f63bd0c1818435f9405d96630a38",
+     "sha256:4c5040633eca4df4068b516fd3dbd87a5c92e88a4f95d4a135823bd688747c2d"},
+    {"symbolic",
+     "sha256:3148dcb769fa02956bb3d0022e99fe37845b4839e04a1fa3cd8d31f4c013feff",
+     "sha256:7ca5fe880043eeba512305333c62f3e066604c95f52c9625393919199737d9ab",
+     "sha256:835394fc73f1cb4d74e12403ed6069fccdfc4d538ed8e69437e90d84f79ef353"},
+};
+#define N_GOLDEN (sizeof GOLDEN / sizeof GOLDEN[0])
+static const char *IDENTITY = "hologram-cpu/scalar/1";
+
+typedef struct result {
+  char archive[HOLO_LABEL_LEN + 1], label[HOLO_LABEL_LEN + 1], content[HOLO_LABEL_LEN + 1];
+} result;
+
+/* Exactly representable inputs, no libm: (i*37 mod 101 - 50) / 64. */
+static void fill(float *x, size_t n, int salt) {
+  for (size_t i = 0; i < n; i++) x[i] = (float)((long)((i * 37 + (size_t)salt) % 101) - 50) / 64.0f;
+}
+
+/* A parallel_for that runs partitions in reverse, then interleaved: a kernel
+ * whose result depends on partition order shows up as different bytes. */
+static void reverse_for(void *pctx, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg) {
+  (void)pctx;
+  for (uint32_t i = n; i-- > 0;)
+    if (i % 2) fn(arg, i);
+  for (uint32_t i = 0; i < n; i++)
+    if (i % 2 == 0) fn(arg, i);
+}
+
+typedef struct variant {
+  const char *name;
+  uint64_t budget;
+  uint32_t flags;
+  bool unaligned, store, reverse;
+  int repeat; /* executions before the one compared (memo, elision, eviction) */
+} variant;
+
+static const variant VARIANTS[] = {
+    {"plain", 0, 0, false, false, false, 0},
+    {"repeat (memo hit)", 0, 0, false, false, false, 2},
+    {"small budget (eviction)", 8192, 0, false, false, false, 1},
+    {"unaligned archive", 0, 0, true, false, false, 0},
+    {"warm store", 0, 0, false, true, false, 0},
+    {"no warm cone", 0, HOLO_OPT_NO_WARM_CONE, false, false, false, 0},
+    {"verify constants", 0, HOLO_OPT_VERIFY_CONSTANTS, false, false, false, 0},
+    {"reverse partitions", 0, 0, false, false, true, 0},
+};
+
+static void run_fixture(const char *name, const variant *v, result *r, void **bytes_out, size_t *len_out) {
+  char path[256];
+  uint8_t *b;
+  size_t n;
+  holo_error err = {0};
+  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
+  assert_int_equal(holo_read_file(path, &b, &n, &err), HOLO_OK);
+  uint8_t *raw = 0, *arch = b;
+  if (v->unaligned) {
+    raw = malloc(n + 8);
+    memcpy(raw + 8, b, n);
+    arch = raw + 8;
+  }
+  holo_backend be;
+  holo_cpu_backend_init(&be);
+  if (v->reverse) be.parallel_for = reverse_for;
+  holo_mem_store ms;
+  holo_mem_store_init(&ms, holo_std_allocator());
+  holo_options o = {holo_std_allocator(), v->budget, v->store ? &ms.store : 0, v->flags};
+  holo_session *s;
+  if (v->store) { /* fill the store, then start warm from it */
+    assert_int_equal(holo_session_load(arch, n, &be, &o, &s, &err), HOLO_OK);
+    holo_session_free(s);
+  }
+  if (holo_session_load(arch, n, &be, &o, &s, &err)) fail_msg("%s (%s): %s", name, v->name, err.message);
+  holo_port_info p[2];
+  uint32_t ni = holo_session_input_count(s);
+  assert_true(ni <= 2);
+  static float x[2][4096];
+  holo_input in[2];
+  int64_t shape[2][HOLO_MAX_RANK];
+  for (uint32_t i = 0; i < ni; i++) {
+    holo_session_input_info(s, i, &p[i]);
+    size_t cnt = 1;
+    for (uint32_t d = 0; d < p[i].rank; d++) {
+      shape[i][d] = p[i].shape[d] < 0 ? 3 : p[i].shape[d];
+      cnt *= (size_t)shape[i][d];
+    }
+    assert_true(cnt <= 4096);
+    fill(x[i], cnt, (int)i);
+    in[i] = (holo_input){x[i], cnt * 4, shape[i], p[i].rank};
+  }
+  holo_view view;
+  if (v->repeat) { /* other inputs first, then this one: the compared run is a memo hit */
+    for (int k = 0; k < v->repeat; k++) {
+      x[0][0] += 1;
+      if (holo_execute_addressed(s, in, ni, &view, 1, &err)) fail_msg("%s (%s): %s", name, v->name, err.message);
+    }
+    x[0][0] -= (float)v->repeat;
+    if (holo_execute_addressed(s, in, ni, &view, 1, &err)) fail_msg("%s (%s): %s", name, v->name, err.message);
+  }
+  if (holo_execute_addressed(s, in, ni, &view, 1, &err)) fail_msg("%s (%s): %s", name, v->name, err.message);
+  assert_string_equal(holo_session_backend_identity(s), IDENTITY);
+  strcpy(r->archive, holo_session_archive_label(s));
+  strcpy(r->label, view.label);
+  holo_digest d;
+  int64_t sh[HOLO_MAX_RANK];
+  for (uint32_t k = 0; k < view.rank; k++) sh[k] = view.shape[k];
+  holo_content_digest(view.dtype, sh, view.rank, view.data, view.len, &d);
+  holo_label_render(&d, r->content);
+  if (bytes_out) {
+    *bytes_out = malloc(view.len ? view.len : 1);
+    memcpy(*bytes_out, view.data, view.len);
+    *len_out = view.len;
+  }
+  holo_session_free(s);
+  holo_mem_store_release(&ms);
+  free(raw);
+  free(b);
+}
+
+/* Every variant gives the plain run's labels and bytes. */
+static void identical_across_variants(void **st) {
+  (void)st;
+  for (size_t g = 0; g < N_GOLDEN; g++) {
+    result ref, r;
+    void *rb, *b;
+    size_t rn, n;
+    run_fixture(GOLDEN[g].fixture, &VARIANTS[0], &ref, &rb, &rn);
+    for (size_t v = 1; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++) {
+      run_fixture(GOLDEN[g].fixture, &VARIANTS[v], &r, &b, &n);
+      if (strcmp(r.label, ref.label) || strcmp(r.content, ref.content) || n != rn || memcmp(b, rb, n))
+        fail_msg("%s: variant '%s' differs from a plain run", GOLDEN[g].fixture, VARIANTS[v].name);
+      free(b);
+    }
+    free(rb);
+  }
+}
+
+/* A forked process (its own heap, its own addresses) computes the same. */
+static void identical_across_processes(void **st) {
+  (void)st;
+  int fd[2];
+  assert_int_equal(pipe(fd), 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    close(fd[0]);
+    void *junk = malloc(12345); /* shift the child's heap */
+    for (size_t g = 0; g < N_GOLDEN; g++) {
+      result r;
+      run_fixture(GOLDEN[g].fixture, &VARIANTS[0], &r, NULL, NULL);
+      if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(3);
+    }
+    free(junk);
+    close(fd[1]);
+    _exit(0);
+  }
+  close(fd[1]);
+  for (size_t g = 0; g < N_GOLDEN; g++) {
+    result mine, theirs;
+    run_fixture(GOLDEN[g].fixture, &VARIANTS[0], &mine, NULL, NULL);
+    assert_int_equal(read(fd[0], &theirs, sizeof theirs), sizeof theirs);
+    assert_string_equal(mine.archive, theirs.archive);
+    assert_string_equal(mine.label, theirs.label);
+    assert_string_equal(mine.content, theirs.content);
+  }
+  close(fd[0]);
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* The committed goldens: the same values in every build of this identity. */
+static void equal_to_goldens(void **st) {
+  (void)st;
+  bool print = getenv("HOLO_PRINT_GOLDEN") != NULL;
+  for (size_t g = 0; g < N_GOLDEN; g++) {
+    result r;
+    run_fixture(GOLDEN[g].fixture, &VARIANTS[0], &r, NULL, NULL);
+    if (print) {
+      printf("    {\"%s\",\n     \"%s\",\n     \"%s\",\n     \"%s\"},\n", GOLDEN[g].fixture, r.archive, r.label, r.content);
+      continue;
+    }
+    if (strcmp(r.archive, GOLDEN[g].archive_label))
+      fail_msg("%s: archive label %s, golden %s (the fixture changed: regenerate)", GOLDEN[g].fixture, r.archive,
+               GOLDEN[g].archive_label);
+    if (strcmp(r.label, GOLDEN[g].output_label))
+      fail_msg("%s: output label %s, golden %s (label preimage or a kernel identity changed)", GOLDEN[g].fixture,
+               r.label, GOLDEN[g].output_label);
+    if (strcmp(r.content, GOLDEN[g].content_label))
+      fail_msg("%s: output bytes changed (content %s, golden %s) but the labels did not: bump the kernel identity",
+               GOLDEN[g].fixture, r.content, GOLDEN[g].content_label);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(identical_across_variants),
+      cmocka_unit_test(identical_across_processes),
+      cmocka_unit_test(equal_to_goldens),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

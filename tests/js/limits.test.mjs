@@ -1,0 +1,137 @@
+// Limits and determinism under the wasm build (docs/bad-inputs.md,
+// docs/fuzzing.md): size_t is 32-bit in wasm32, so shape products and
+// offsets that fit natively must overflow into an error value (LIMIT or
+// FORMAT), never a trap or a wrapped allocation; and the wasm builds of the
+// scalar byte class give the native goldens of tests/c/test_determinism.c.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { load, features, HologramError } from '../../bindings-js/index.js';
+import { fixture } from './helpers.mjs';
+
+const VARIANTS = ['scalar', ...(features().simd ? ['simd128'] : [])];
+
+const throwsCode = (fn, code, re) => {
+  try {
+    fn();
+  } catch (e) {
+    assert.instance(e, HologramError, `expected a HologramError, got ${e}`);
+    assert.is(e.code, code, `code of: ${e.message}`);
+    if (re) assert.match(e.message, re);
+    return e;
+  }
+  assert.unreachable(`expected HologramError ${code}`);
+};
+const rejectsCode = async (p, code, re) => {
+  try {
+    await p;
+  } catch (e) {
+    assert.instance(e, HologramError, `expected a HologramError, got ${e}`);
+    assert.is(e.code, code, e.message);
+    if (re) assert.match(e.message, re);
+    return e;
+  }
+  assert.unreachable(`expected HologramError ${code}`);
+};
+
+// Section table entry of `id` in an archive (docs/holo-format.md §2).
+function section(bytes, id) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = dv.getUint32(12, true);
+  for (let i = 0; i < n; i++) {
+    const e = 32 + 24 * i;
+    if (String.fromCharCode(...bytes.subarray(e, e + 4)) === id) return { dv, off: Number(dv.getBigUint64(e + 8, true)) };
+  }
+  throw new Error(`no section ${id}`);
+}
+const valueRec = (bytes, v) => section(bytes, 'VALS').off + 4 + 80 * v;
+
+for (const variant of VARIANTS) {
+  test(`[${variant}] symbolic dims bound past 2^32 bytes: LIMIT, not a trap; the session stays usable`, async () => {
+    const s = await load(fixture('symbolic'), { variant }); // x f32[batch, 4]
+    const x = new Float32Array(8);
+    for (const batch of [2 ** 31, 2 ** 28, 2 ** 32, 2 ** 53 - 1, 2n ** 62n, 2n ** 63n - 1n]) {
+      throwsCode(() => s.execute([{ data: x, shape: [batch, 4] }]), 'LIMIT', /overflows/);
+    }
+    // 2^26 x 4 x 4 = 2^30 bytes fits a 32-bit size_t: the byte length is wrong instead
+    throwsCode(() => s.execute([{ data: x, shape: [2 ** 26, 4] }]), 'INPUT', /32 bytes, expected 1073741824/);
+    const [y] = s.execute([{ data: x, shape: [2, 4] }]);
+    assert.equal(y.shape, [2, 3]);
+    // zero-sized: batch 0
+    const [z] = s.execute([{ data: new Float32Array(0), shape: [0, 4] }]);
+    assert.equal(z.shape, [0, 3]);
+    assert.is(z.data.length, 0);
+  });
+
+  test(`[${variant}] a constant whose byte size overflows 32 bits: FORMAT at load`, async () => {
+    for (const [d0, d1] of [[1n << 16n, 1n << 16n], [1n << 31n, 2n], [1n << 40n, 1n << 40n]]) {
+      const b = fixture('cone');
+      const v = valueRec(b, 1); // w1 f32[8,8]
+      const dv = new DataView(b.buffer);
+      dv.setBigInt64(v + 16, d0, true);
+      dv.setBigInt64(v + 24, d1, true);
+      await rejectsCode(load(b, { variant }), 'FORMAT', /constant (size overflows|length does not match)/);
+    }
+  });
+
+  test(`[${variant}] Conv pads making the output exceed 4 GiB: an error value, not a trap`, async () => {
+    // cnn.holo's Conv has pads [1,1,1,1] (INTS payload in STRS): widen the last one.
+    const b = fixture('cnn');
+    const strs = section(b, 'STRS');
+    const text = Buffer.from(b.subarray(strs.off, strs.off + 200)).toString('latin1');
+    const at = strs.off + text.indexOf('pads') + 4; // payload follows the name
+    const dv = new DataView(b.buffer);
+    assert.is(dv.getBigInt64(at + 24, true), 1n, 'located the pads payload');
+    const s = await load(b, { variant, memoryBudget: 1 << 20 });
+    const x = { data: new Float32Array(3 * 12 * 12), shape: [1, 3, 12, 12] };
+    for (const pad of [1n << 31n, 1n << 40n, (1n << 62n)]) {
+      dv.setBigInt64(at + 24, pad, true);
+      const t = await load(b, { variant, memoryBudget: 1 << 20 });
+      let e;
+      try {
+        t.execute([x]);
+      } catch (err) {
+        e = err;
+      }
+      assert.instance(e, HologramError, `pads ${pad}: expected a HologramError, got ${e}`);
+      assert.ok(['LIMIT', 'KERNEL', 'BUDGET'].includes(e.code), `pads ${pad}: ${e.code} ${e.message}`);
+      t.dispose();
+    }
+    assert.is(s.execute([x]).length, 1);
+  });
+
+  test(`[${variant}] labels and bytes equal the native goldens (tests/c/test_determinism.c)`, async () => {
+    const GOLDEN = {
+      mlp: ['sha256:c6f99cd1a9e9cdcdd5cfdc2c01d7f7d8b3932238eef7c733b7d3b0bc44353eeb', 'sha256:07abdbb8e5e56f4932ec83290f615e9420f7958197595ce88fe8d6c7e8800bc5', 'sha256:dd06c1c8e756143a6bf3b650e0066eec51aad0c4498a29567528ff1cc033a3e5'],
+      cnn: ['sha256:fc6f532323b40b494ac2e76801f8cd219ab3e07443b91516b4377c15e514ae79', 'sha256:286cc68220022a51a54798e83f7ddd95519cf4b3bacba88160075abd46348e0b', 'sha256:c0d4b388de12fb33d6949e7c5faf0529753a1557c9446671644a09638655818b'],
+      cone: ['sha256:71c621d2ef09e3e8686d4ea9bd06bcd90478a8b8632d1ac86e11ef340a95b68d', 'sha256:d8b0f1913e68021e5786f8a3d5a0d69f099ba558630141f8731d44b7a14fdc77', 'sha256:cea370c0f74a23c78bde307c0e8c459cd5febd6b57e27ecd854b91e3d638dfb9'],
+      shared: ['sha256:8d589320b83ff5f29c4585e919f449f0d47166733808510f6ebb69daca4acb14', 'sha256:24ef0a66262381c8d4f21f3b57cd43bed3d9f63bd0c1818435f9405d96630a38', 'sha256:4c5040633eca4df4068b516fd3dbd87a5c92e88a4f95d4a135823bd688747c2d'],
+      symbolic: ['sha256:3148dcb769fa02956bb3d0022e99fe37845b4839e04a1fa3cd8d31f4c013feff', 'sha256:7ca5fe880043eeba512305333c62f3e066604c95f52c9625393919199737d9ab', 'sha256:835394fc73f1cb4d74e12403ed6069fccdfc4d538ed8e69437e90d84f79ef353'],
+    };
+    const { createHash } = await import('node:crypto');
+    for (const [name, [archive, label, content]] of Object.entries(GOLDEN)) {
+      const s = await load(fixture(name), { variant });
+      assert.is(s.backendIdentity, 'hologram-cpu/scalar/1');
+      const ins = s.inputs.map((p, i) => {
+        const shape = p.shape.map((d) => (typeof d === 'number' ? d : 3));
+        const n = shape.reduce((a, b) => a * b, 1);
+        return { data: Float32Array.from({ length: n }, (_, k) => (((k * 37 + i) % 101) - 50) / 64), shape };
+      });
+      const [y] = s.execute(ins);
+      assert.is(s.archiveLabel, archive, `${name} archive label`);
+      assert.is(y.label, label, `${name} output label`);
+      // content label: holo/content/v1\0 | u32 dtype | u32 rank | i64 dims | bytes
+      const head = new DataView(new ArrayBuffer(8 + 8 * y.shape.length));
+      head.setUint32(0, 1, true);
+      head.setUint32(4, y.shape.length, true);
+      y.shape.forEach((d, k) => head.setBigInt64(8 + 8 * k, BigInt(d), true));
+      const h = createHash('sha256');
+      h.update(Buffer.from('holo/content/v1\0', 'latin1'));
+      h.update(new Uint8Array(head.buffer));
+      h.update(new Uint8Array(y.data.buffer, y.data.byteOffset, y.data.byteLength));
+      assert.is(`sha256:${h.digest('hex')}`, content, `${name} output bytes (${variant})`);
+      s.dispose();
+    }
+  });
+}
+
+test.run();
