@@ -47,6 +47,9 @@ suite() {
 }
 suite conformance node tests/conformance/run.mjs --check-baseline
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
+# Fuzzing (each target FUZZ_SECONDS, 60 in CI) and valgrind over the C suite.
+suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-60}"
+[ "${HOLO_SKIP_VALGRIND:-0}" = 1 ] || suite valgrind bash tools/valgrind.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -9,12 +9,12 @@ cd "$(dirname "$0")/.."
 CC=${CC:-gcc}
 P=build/plain
 mkdir -p "$P/obj" "$P/logs"
-CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g -fno-math-errno -ffp-contract=off -Iruntime/include -Ikernels-wasm-simd/include"
+CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g -fno-math-errno -ffp-contract=off -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include"
 
 # The core library, unsanitized (rebuilt when any source is newer).
 lib=$P/libholo.a
-srcs=$(ls runtime/*.c kernels-wasm-simd/*.c kernels-wasm-simd/ops/*.c | sort)
-newest=$(ls -t $srcs runtime/*.h runtime/include/hologram/*.h kernels-wasm-simd/*.h kernels-wasm-simd/include/hologram/*.h 2>/dev/null | head -1)
+srcs=$(ls runtime/*.c kernels-wasm-simd/*.c kernels-wasm-simd/ops/*.c generation/*.c 2>/dev/null | sort)
+newest=$(ls -t $srcs runtime/*.h runtime/include/hologram/*.h kernels-wasm-simd/*.h kernels-wasm-simd/include/hologram/*.h generation/include/hologram/*.h 2>/dev/null | head -1)
 if [ ! -f "$lib" ] || [ "$newest" -nt "$lib" ]; then
   rm -f "$lib"; objs=
   for s in $srcs; do

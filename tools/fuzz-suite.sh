@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Replays the regressions and seeds, then fuzzes each target for N seconds;
+# prints "fuzz: N passed, N failed" (one verdict per target, plus the replay).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+pass=0; fail=0
+if make -s fuzz-regress >/tmp/holo-fuzz-regress.log 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); tail -20 /tmp/holo-fuzz-regress.log; fi
+out=$(make -s fuzz FUZZ_SECONDS="$secs" 2>&1); rc=$?
+echo "$out" | grep -E "^== |^!!|cov:" | tail -12
+targets=$(grep -c "^== " <<<"$out")
+bad=$(grep -c "^!!" <<<"$out")
+if [ "$targets" = 0 ]; then fail=$((fail + 1)); echo "$out" | tail -20; fi
+pass=$((pass + targets - bad)); fail=$((fail + bad))
+[ $rc -ne 0 ] && [ "$bad" = 0 ] && [ "$targets" != 0 ] && fail=$((fail + 1))
+echo "fuzz: $pass passed, $fail failed"
