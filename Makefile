@@ -28,7 +28,19 @@ W := build/wasm
 
 .PHONY: build native wasm setup run test test-c test-js clean help format
 
-build: native wasm
+build: native wasm pkg-compiler
+
+# The converter ships inside the npm package (bindings-js/compiler/, not
+# tracked; docs/decisions.md 13): a plain copy of compiler/*.js and
+# compiler/rewrites/*.js, with convert.js's import of the shim pointed at the
+# package's own index.js.
+PKG_COMPILER := $(patsubst compiler/%,bindings-js/compiler/%,$(wildcard compiler/*.js compiler/rewrites/*.js))
+.PHONY: pkg-compiler
+pkg-compiler: $(PKG_COMPILER)
+bindings-js/compiler/convert.js: compiler/convert.js
+	@mkdir -p $(@D); sed "s#'../bindings-js/index.js'#'../index.js'#" $< > $@.tmp && mv $@.tmp $@
+bindings-js/compiler/%.js: compiler/%.js
+	@mkdir -p $(@D); cp $< $@.tmp && mv $@.tmp $@
 
 native: $(N)/libholo.a $(N)/holo
 $(N)/libholo.a: $(CORE_SRC) $(HDRS) | $(N)/
@@ -89,3 +101,23 @@ include fuzz.mk
 
 # The web demo and its model (issue 9): DEMO_HOLO is part of `build`; `make demo`.
 include demo.mk
+
+# hologram-exec vs onnxruntime-web (wasm, 1 thread) vs onnxruntime-node (native,
+# 1 thread) on the torch-exported models of /work/shared/bench/make_models.py
+# (mobilenet_v2/resnet18 need python3-torchvision; skipped when missing).
+# PEERS_ARGS e.g. "mlp_b1 --ms 5000" or "--no-mem".
+BENCH_MODELS := build/bench-models
+MAKE_MODELS  ?= /work/shared/bench/make_models.py
+.PHONY: bench-peers bench-models
+bench-models: $(BENCH_MODELS)/.stamp
+$(BENCH_MODELS)/.stamp: $(MAKE_MODELS) | $(BENCH_MODELS)/
+	/usr/bin/python3 $(MAKE_MODELS) $(BENCH_MODELS) 2>&1 | grep -v -i warn || true
+	@/usr/bin/python3 -c "import torchvision" 2>/dev/null || echo "note: python3-torchvision missing: mobilenet_v2 and resnet18 skipped"
+	@touch $@
+bench-peers: $(PKG_WASM)/hologram-simd128.wasm bench-models
+	$(NODE) $(NODE_FLAGS) bench/peers.mjs $(BENCH_MODELS) $(PEERS_ARGS)
+
+# SIMD128 peak vs hologram's 512^3 MatMulPacked (bench/gemm-peak.mjs).
+.PHONY: bench-gemm
+bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/gemm-peak-relaxed.wasm bench-models
+	$(NODE) --experimental-wasm-relaxed-simd bench/gemm-peak.mjs $(BENCH_MODELS)/matmul_512.onnx $(GEMM_ARGS)

@@ -173,6 +173,9 @@ export declare class Session {
   readonly storeError: unknown;
   memoryBudget: number;
   setMemoryBudget(bytes: number | bigint): void;
+  /** Bytes of dead values kept as a cache (default 64 MiB; Infinity: all the budget allows; 0: none). */
+  retainBytes: number;
+  setRetainBytes(bytes: number | bigint): void;
   /** Re-hashes every constant against its stored label; throws FORMAT on a mismatch. */
   verify(): true;
   readonly disposed: boolean;

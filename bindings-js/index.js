@@ -372,7 +372,7 @@ function readReport(rt, p) {
 
 /** A loaded archive. Not constructed directly: see load(). */
 class Session {
-  #rt; #w; #arch; #err; #store; #s; #budget; #owned;
+  #rt; #w; #arch; #err; #store; #s; #budget; #owned; #retain = 64 * 1024 * 1024;
   constructor(rt, w, arch, err, store, budget, owned) {
     this.#rt = rt; this.#w = w; this.#arch = arch; this.#err = err; this.#store = store; this.#budget = budget; this.#owned = owned;
     this.#s = rt.x.holo_wasm_session(w);
@@ -613,6 +613,22 @@ class Session {
     const st = rt.x.holo_wasm_set_memory_budget(this.#w, Number(b & 0xffffffffn), Number(b >> 32n));
     if (st !== 0) throw new HologramError(STATUS[st] ?? 'UNKNOWN', `setMemoryBudget(${b}) failed`);
     this.#budget = b;
+  }
+
+  /**
+   * Bytes of dead values kept resident as a cache for elision and memo hits
+   * (least recently used evicted first). Default 64 MiB; Infinity keeps all
+   * the memory budget allows; 0 keeps none (repeats then recompute).
+   */
+  get retainBytes() { this.#live(); return this.#retain; }
+  set retainBytes(bytes) { this.setRetainBytes(bytes); }
+  setRetainBytes(bytes) {
+    const rt = this.#live();
+    if (typeof rt.x.holo_wasm_set_retain_bytes !== 'function') throw new HologramError('UNSUPPORTED', 'this core module cannot change the retained bytes (rebuild it)');
+    const b = bytes === Infinity ? (1n << 64n) - 1n : toU64(bytes, 'retainBytes');
+    const st = rt.x.holo_wasm_set_retain_bytes(this.#w, Number(b & 0xffffffffn), Number(b >> 32n));
+    if (st !== 0) throw new HologramError(STATUS[st] ?? 'UNKNOWN', `setRetainBytes(${b}) failed`);
+    this.#retain = bytes === Infinity ? Infinity : Number(b);
   }
 
   /** Re-hashes every constant against its stored label; FORMAT error on a mismatch. */

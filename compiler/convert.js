@@ -9,6 +9,8 @@
 //   instance is created when this module is imported (if the wasm is built).
 //   `runtime: null` disables both.
 // checkBackend: default true (needs a runtime) — refuse ops the backend lacks.
+// onProgress(stage, done, total): called as the conversion advances; stages
+//   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
 // fuse: default true — the kernel-contract rewrites (docs/converter.md):
 //   fuse-matmul-bias, fuse-relu, pack-weights (holo.PackB at load +
 //   holo.MatMulPacked). Same output bytes as the unfused graph; `fuse: false`
@@ -83,7 +85,10 @@ export function convert(onnxBytes, opts = {}) {
   const fold = { rt: opts.fold === false ? null : runtimeRt };
   const checkBackend = opts.checkBackend ?? true;
   const shapes = opts.shapes ?? {};
+  const progress = typeof opts.onProgress === 'function' ? opts.onProgress : () => {};
+  progress('decode', 0, 1);
   const model = readModel(onnxBytes);
+  progress('decode', 1, 1);
 
   // ---- opset
   for (const [dom, v] of Object.entries(model.opsets))
@@ -193,7 +198,9 @@ export function convert(onnxBytes, opts = {}) {
     },
   };
 
-  for (const n of g.nodes) {
+  const nNodes = g.nodes.length;
+  for (const [i, n] of g.nodes.entries()) {
+    progress('nodes', i, nNodes);
     cur = n;
     report.ops[n.opType] = (report.ops[n.opType] ?? 0) + 1;
     const where = `${nodeDesc(n)}`;
@@ -211,6 +218,7 @@ export function convert(onnxBytes, opts = {}) {
       throw e;
     }
   }
+  progress('nodes', nNodes, nNodes);
   ir.nodes = out;
   out = null;
 
@@ -221,6 +229,7 @@ export function convert(onnxBytes, opts = {}) {
   }
 
   // ---- rewrites
+  progress('rewrites', 0, 1);
   removeIdentity(ir);
   fuseBatchNorm(ir);
   foldConstants(ir, { runtime: fold });
@@ -249,6 +258,7 @@ export function convert(onnxBytes, opts = {}) {
   }
 
   // ---- emit
+  progress('emit', 0, 1);
   const gb = new GraphBuilder();
   gb.meta('producer', opts.producer ?? PRODUCER);
   if (model.producer) gb.meta('source', model.producer);

@@ -86,6 +86,13 @@ int wasm_set_memory_budget(wasm_session *w, uint32_t lo, uint32_t hi) {
   return holo_session_set_memory_budget(w->s, (uint64_t)hi << 32 | lo);
 }
 
+/* Bytes of dead values kept resident as a cache (HOLO_DEFAULT_RETAIN_BYTES
+ * by default; all ones: keep all the budget allows). */
+EXPORT(holo_wasm_set_retain_bytes)
+int wasm_set_retain_bytes(wasm_session *w, uint32_t lo, uint32_t hi) {
+  return holo_session_set_retain_bytes(w->s, (uint64_t)hi << 32 | lo);
+}
+
 /* Refinement (runtime/refine.c). Declared weak so the module links while
  * refine.c is absent from a build; holo_wasm_has_refine says which. */
 #pragma weak holo_refine_plan_init

@@ -303,7 +303,7 @@ test('holo CLI: convert (with --shape), info, and exit code 2 on a refusal', () 
   fs.writeFileSync(`${dir}/lstm.onnx`, b.bytes());
   r = run('convert', `${dir}/lstm.onnx`, '-o', `${dir}/lstm.holo`);
   assert.is(r.status, 2);
-  assert.is(r.stderr.trim(), "holo: unsupported op 'LSTM' (node 'lstm_1'): not implemented by hologram-exec");
+  assert.is(r.stderr.trim(), `holo: ${dir}/lstm.onnx: unsupported op 'LSTM' (node 'lstm_1'): not implemented by hologram-exec`);
   assert.not.ok(fs.existsSync(`${dir}/lstm.holo`));
   fs.rmSync(dir, { recursive: true });
 });
