@@ -56,6 +56,13 @@ size_t holo_k_prod(const int64_t *shape, uint32_t from, uint32_t to);
 /* Normalizes axis into [0, rank) (or [0, rank] when inclusive); false when out of range. */
 bool holo_k_axis(int64_t axis, uint32_t rank, bool inclusive, uint32_t *out);
 
+/* The "axis" attribute (default -1) of a one-input op, normalized; a
+ * message naming op when out of range. */
+holo_status holo_k_axis_attr(holo_kernel_call *c, const char *op, uint32_t *axis);
+/* infer of a one-input f32 op along an axis whose output has the input's
+ * shape (Softmax, LogSoftmax, Hardmax). */
+holo_status holo_k_axis_op_infer(holo_kernel_call *c, const char *op);
+
 /* Multidirectional broadcast of a and b into out (rank max(ra,rb));
  * false when some pair of dims is neither equal nor 1. */
 bool holo_k_broadcast_shape(const int64_t *a, uint32_t ra, const int64_t *b, uint32_t rb,

@@ -3,30 +3,11 @@
  * row starts with it (then index 0 stays). */
 #include "../ext-util.h"
 
-static holo_status hm_axis(holo_kernel_call *c, uint32_t *axis) {
-  const holo_tensor *x = &c->inputs[0];
-  int64_t a = holo_attr_int(c, "axis", -1);
-  if (!holo_k_axis(a, x->rank, false, axis))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "Hardmax: axis %lld is out of range for rank %u",
-                       (long long)a, x->rank);
-  return HOLO_OK;
-}
-
-holo_status holo_k_hardmax_infer(holo_kernel_call *c) {
-  holo_status st;
-  uint32_t axis;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "Hardmax", 1, 1, 1))) return st;
-  if ((st = holo_k_check_input(c, "Hardmax", 0, HOLO_DT_F32))) return st;
-  if ((st = hm_axis(c, &axis))) return st;
-  const holo_tensor *x = &c->inputs[0];
-  return holo_k_set_output(c, "Hardmax", 0, HOLO_DT_F32, x->rank, x->shape);
-}
+holo_status holo_k_hardmax_infer(holo_kernel_call *c) { return holo_k_axis_op_infer(c, "Hardmax"); }
 
 holo_status holo_k_hardmax_run(holo_kernel_call *c) {
   uint32_t axis;
-  if (hm_axis(c, &axis)) return HOLO_ERR_KERNEL;
+  if (holo_k_axis_attr(c, "Hardmax", &axis)) return HOLO_ERR_KERNEL;
   const holo_tensor *xt = &c->inputs[0];
   const float *x = xt->data;
   float *y = c->outputs[0].data;

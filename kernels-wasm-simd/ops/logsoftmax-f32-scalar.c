@@ -5,30 +5,11 @@
  * (inf - inf), as the formula does. */
 #include "../ext-util.h"
 
-static holo_status lsm_axis(holo_kernel_call *c, uint32_t *axis) {
-  const holo_tensor *x = &c->inputs[0];
-  int64_t a = holo_attr_int(c, "axis", -1);
-  if (!holo_k_axis(a, x->rank, false, axis))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "LogSoftmax: axis %lld is out of range for rank %u",
-                       (long long)a, x->rank);
-  return HOLO_OK;
-}
-
-holo_status holo_k_logsoftmax_infer(holo_kernel_call *c) {
-  holo_status st;
-  uint32_t axis;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "LogSoftmax", 1, 1, 1))) return st;
-  if ((st = holo_k_check_input(c, "LogSoftmax", 0, HOLO_DT_F32))) return st;
-  if ((st = lsm_axis(c, &axis))) return st;
-  const holo_tensor *x = &c->inputs[0];
-  return holo_k_set_output(c, "LogSoftmax", 0, HOLO_DT_F32, x->rank, x->shape);
-}
+holo_status holo_k_logsoftmax_infer(holo_kernel_call *c) { return holo_k_axis_op_infer(c, "LogSoftmax"); }
 
 holo_status holo_k_logsoftmax_run(holo_kernel_call *c) {
   uint32_t axis;
-  if (lsm_axis(c, &axis)) return HOLO_ERR_KERNEL;
+  if (holo_k_axis_attr(c, "LogSoftmax", &axis)) return HOLO_ERR_KERNEL;
   const holo_tensor *xt = &c->inputs[0];
   const float *x = xt->data;
   float *y = c->outputs[0].data;

@@ -12,28 +12,7 @@
 #include "hologram/cpu_backend.h"
 #include "hologram/refine.h"
 #include "holo-std.h"
-
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
-} fx;
-
-static void fx_open(fx *f, const char *name) {
-  char path[256];
-  holo_error err = {0};
-  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
-  assert_int_equal(holo_read_file(path, &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
-  holo_options o = {holo_std_allocator(), 0, 0, 0};
-  if (holo_session_load(f->bytes, f->len, &f->be, &o, &f->s, &err)) fail_msg("%s", err.message);
-}
-
-static void fx_close(fx *f) {
-  holo_session_free(f->s);
-  free(f->bytes);
-}
+#include "util/holo_fixture.h"
 
 static void plan_build_refusals(void **st) {
   (void)st;
@@ -61,7 +40,7 @@ static void plan_build_refusals(void **st) {
   assert_int_equal(holo_refine_plan_build(&p, &err), HOLO_OK);
   /* An unbuilt plan is refused by the runner. */
   fx f;
-  fx_open(&f, "refine-relu");
+  fx_open(&f, "refine-relu", NULL);
   holo_refine_runner r;
   holo_refine_plan_repair(&p, HOLO_REPAIR_NONE, 0);
   assert_int_equal(holo_refine_runner_init(&r, f.s, &p, &err), HOLO_ERR_ARG);
@@ -70,7 +49,7 @@ static void plan_build_refusals(void **st) {
 
 static void expect_contract_error(uint32_t in, uint32_t out, const char *field) {
   fx f;
-  fx_open(&f, "refine-mismatch");
+  fx_open(&f, "refine-mismatch", NULL);
   holo_refine_plan p;
   holo_error err = {0};
   holo_refine_plan_init(&p, 2);
@@ -96,7 +75,7 @@ static void contract_port_range(void **st) { (void)st; expect_contract_error(0, 
 static void contract_byte_length_at_run_time(void **st) {
   (void)st;
   fx f;
-  fx_open(&f, "refine-mismatch");
+  fx_open(&f, "refine-mismatch", NULL);
   holo_refine_plan p;
   holo_error err = {0};
   holo_refine_plan_init(&p, 2);
@@ -121,7 +100,7 @@ static void contract_byte_length_at_run_time(void **st) {
 static void relu_converges_and_fixed_point_is_free(void **st) {
   (void)st;
   fx f;
-  fx_open(&f, "refine-relu");
+  fx_open(&f, "refine-relu", NULL);
   holo_refine_plan p;
   holo_error err = {0};
   holo_refine_plan_init(&p, 5);
@@ -158,7 +137,7 @@ static void relu_converges_and_fixed_point_is_free(void **st) {
 static void stable_bytes_scans_state(void **st) {
   (void)st;
   fx f;
-  fx_open(&f, "refine-relu");
+  fx_open(&f, "refine-relu", NULL);
   holo_refine_plan p;
   holo_error err = {0};
   holo_refine_plan_init(&p, 5);
@@ -179,7 +158,7 @@ static void stable_bytes_scans_state(void **st) {
 static void budget_exhausted_then_retry_repair(void **st) {
   (void)st;
   fx f;
-  fx_open(&f, "refine-halve");
+  fx_open(&f, "refine-halve", NULL);
   float x[4] = {1, 2, 4, 8};
   holo_input in = {x, sizeof x, 0, 0};
   holo_error err = {0};

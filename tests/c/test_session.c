@@ -13,29 +13,7 @@
 #include "hologram/cpu_backend.h"
 #include "hologram/holo.h"
 #include "holo-std.h"
-
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
-} fx;
-
-static void fx_open(fx *f, const char *name, const holo_options *o) {
-  char path[256];
-  holo_error err = {0};
-  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
-  assert_int_equal(holo_read_file(path, &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
-  holo_options def = {holo_std_allocator(), 0, 0, 0};
-  holo_status st = holo_session_load(f->bytes, f->len, &f->be, o ? o : &def, &f->s, &err);
-  if (st) fail_msg("load %s: %s", name, err.message);
-}
-
-static void fx_close(fx *f) {
-  holo_session_free(f->s);
-  free(f->bytes);
-}
+#include "util/holo_fixture.h"
 
 static void fill(float *x, size_t n, float salt) {
   for (size_t i = 0; i < n; i++) x[i] = (float)((double)(i % 97) * 0.031 - 1.2) + salt;
