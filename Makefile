@@ -80,7 +80,7 @@ clean:
 	rm -rf build
 
 help:
-	@echo "make setup | build | run | test | clean | format"
+	@echo "make setup | build | run | test | clean | format | bench | bench-peers | bench-gemm | bench-memo"
 
 # Content-addressing benchmarks (issue 3): native, then wasm under Node.
 .PHONY: bench-memo
@@ -104,13 +104,16 @@ include demo.mk
 
 # hologram-exec vs onnxruntime-web (wasm, 1 thread) vs onnxruntime-node (native,
 # 1 thread) on the torch-exported models of /work/shared/bench/make_models.py
-# (mobilenet_v2/resnet18 need python3-torchvision; skipped when missing).
+# (mobilenet_v2/resnet18 need python3-torchvision; skipped when missing — after
+# installing it, rm build/bench-models/.stamp).
 # PEERS_ARGS e.g. "mlp_b1 --ms 5000" or "--no-mem".
 BENCH_MODELS := build/bench-models
-MAKE_MODELS  ?= /work/shared/bench/make_models.py
+MAKE_MODELS  ?= $(firstword $(wildcard ../shared/bench/make_models.py /work/shared/bench/make_models.py))
 .PHONY: bench-peers bench-models
 bench-models: $(BENCH_MODELS)/.stamp
 $(BENCH_MODELS)/.stamp: $(MAKE_MODELS) | $(BENCH_MODELS)/
+	@/usr/bin/python3 -c "import torch, torchvision" 2>/dev/null || \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-torchvision python3-onnx >/dev/null
 	/usr/bin/python3 $(MAKE_MODELS) $(BENCH_MODELS) 2>&1 | grep -v -i warn || true
 	@/usr/bin/python3 -c "import torchvision" 2>/dev/null || echo "note: python3-torchvision missing: mobilenet_v2 and resnet18 skipped"
 	@touch $@

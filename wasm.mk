@@ -52,3 +52,12 @@ $(W)/holo-raw.wasm: $(CORE_SRC) $(STD_SRC) $(CLI_SRC) $(HDRS) | $(W)/
 	$(CLANG) $(WASI_CFLAGS) $(CORE_SRC) $(STD_SRC) $(CLI_SRC) -Wl,-z,stack-size=1048576 -o $@
 $(W)/holo.wasm: $(W)/holo-raw.wasm
 	$(WASMOPT) -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
+
+# GEMM peak probe (bench/gemm-peak.c; issue 5): a tiny freestanding module per
+# flavour, no runtime. `make bench-gemm` prints peak GFLOP/s and gemm_efficiency.
+$(W)/gemm-peak-simd128.wasm: bench/gemm-peak.c | $(W)/
+	$(CLANG) --target=wasm32 -O3 -ffreestanding -nostdlib $(WARN) -msimd128 -c $< -o $(W)/gemm-peak-simd128.o
+	$(WASMLD) --no-entry $(W)/gemm-peak-simd128.o -o $@
+$(W)/gemm-peak-relaxed.wasm: bench/gemm-peak.c | $(W)/
+	$(CLANG) --target=wasm32 -O3 -ffreestanding -nostdlib $(WARN) -msimd128 -mrelaxed-simd -c $< -o $(W)/gemm-peak-relaxed.o
+	$(WASMLD) --no-entry $(W)/gemm-peak-relaxed.o -o $@

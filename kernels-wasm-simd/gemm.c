@@ -1,4 +1,4 @@
-/* Variant-independent parts of the GEMM core: B packing. */
+/* Variant-independent parts of the GEMM core: B packing, task splitting. */
 #include "gemm.h"
 
 void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N) {
@@ -12,4 +12,47 @@ void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t
       dst += HOLO_GEMM_NR;
     }
   }
+}
+
+/* ---- task splitting (feature `parallel`) ---- */
+
+typedef struct {
+  const holo_gemm *g;
+  int by_rows;
+  size_t step;
+} gemm_tasks;
+
+/* Task t: rows (or columns) [t*step, min((t+1)*step, M or N)). */
+static void gemm_task(void *arg, uint32_t t) {
+  const gemm_tasks *T = arg;
+  holo_gemm q = *T->g;
+  size_t a = (size_t)t * T->step;
+  if (T->by_rows) {
+    q.M = q.M - a < T->step ? q.M - a : T->step;
+    q.A += a * q.rsa;
+    q.C += a * q.ldc;
+    if (q.bias) q.bias += a * q.brs;
+  } else {
+    q.N = q.N - a < T->step ? q.N - a : T->step;
+    if (q.Bp) q.Bp += a * q.K; /* a is a whole number of panels */
+    else q.B += a;
+    q.C += a;
+    if (q.bias) q.bias += a * q.bcs;
+  }
+  holo_gemm_f32(&q);
+}
+
+void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx) {
+  size_t M = g->M, N = g->N;
+  gemm_tasks T = {g, 0, 0};
+  if (pf && M * N * (g->K ? g->K : 1) >= HOLO_GEMM_PAR_MIN_WORK) {
+    if (M >= 2 * HOLO_GEMM_PAR_ROWS) T = (gemm_tasks){g, 1, HOLO_GEMM_PAR_ROWS};
+    else if (N >= 2 * HOLO_GEMM_PAR_COLS) T = (gemm_tasks){g, 0, HOLO_GEMM_PAR_COLS};
+  }
+  if (!T.step) {
+    holo_gemm_f32(g);
+    return;
+  }
+  size_t n = ((T.by_rows ? M : N) + T.step - 1) / T.step;
+  pf(pctx, (uint32_t)n, gemm_task, &T);
 }

@@ -250,7 +250,7 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
         }
         im2col_packed(col, xg, w, g.Cg, p0, pc);
         q.Bp = col;
-        holo_gemm_f32(&q);
+        holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
       }
     }
   }

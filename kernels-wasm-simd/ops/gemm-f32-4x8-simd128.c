@@ -135,23 +135,33 @@ static void elem1(const holo_gemm *g, size_t i, size_t j) {
   g->C[i * g->ldc + j] = holo_gemm_epi(g, i, j, acc);
 }
 
+/* One out-of-line function per (mr, unit or strided A): each inner loop is
+ * compiled on its own, so the engine's register allocator sees the 8
+ * accumulators and little else. Inlined into one large function (the
+ * switch this replaced), V8's code for the 4-row loop was slower (matmul
+ * 512^3: 11.3 -> 10.7 ms best, docs/benchmarks.md); 5x8 and 6x8 tiles
+ * (10/12 accumulators + temporaries > x64's 16 xmm registers) were slower
+ * still (14.7 / 13.7 ms). */
+#define TILE8_FN(MRV)                                                                              \
+  static __attribute__((noinline)) void tile8_##MRV##_u(const holo_gemm *g, size_t i0, size_t j0,  \
+                                                         size_t nc, const float *b, size_t ldb) {  \
+    tile8(g, MRV, i0, j0, nc, b, ldb, 1);                                                          \
+  }                                                                                                \
+  static __attribute__((noinline)) void tile8_##MRV##_s(const holo_gemm *g, size_t i0, size_t j0,  \
+                                                         size_t nc, const float *b, size_t ldb) {  \
+    tile8(g, MRV, i0, j0, nc, b, ldb, g->csa);                                                     \
+  }
+TILE8_FN(1)
+TILE8_FN(2)
+TILE8_FN(3)
+TILE8_FN(4)
+
 static void tile8_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
                     size_t ldb) {
-  if (g->csa == 1) {
-    switch (mr) {
-    case 4: tile8(g, 4, i0, j0, nc, b, ldb, 1); break;
-    case 3: tile8(g, 3, i0, j0, nc, b, ldb, 1); break;
-    case 2: tile8(g, 2, i0, j0, nc, b, ldb, 1); break;
-    default: tile8(g, 1, i0, j0, nc, b, ldb, 1); break;
-    }
-    return;
-  }
-  switch (mr) {
-  case 4: tile8(g, 4, i0, j0, nc, b, ldb, g->csa); break;
-  case 3: tile8(g, 3, i0, j0, nc, b, ldb, g->csa); break;
-  case 2: tile8(g, 2, i0, j0, nc, b, ldb, g->csa); break;
-  default: tile8(g, 1, i0, j0, nc, b, ldb, g->csa); break;
-  }
+  typedef void (*tile_fn)(const holo_gemm *, size_t, size_t, size_t, const float *, size_t);
+  static const tile_fn unit[MR] = {tile8_1_u, tile8_2_u, tile8_3_u, tile8_4_u};
+  static const tile_fn strided[MR] = {tile8_1_s, tile8_2_s, tile8_3_s, tile8_4_s};
+  (g->csa == 1 ? unit : strided)[mr - 1](g, i0, j0, nc, b, ldb);
 }
 
 /* One row across 4 packed panels (32 columns, 8 independent accumulators):

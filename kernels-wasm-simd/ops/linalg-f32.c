@@ -151,7 +151,7 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
       holo_gemm_pack_b(ws, B, g.N, 1, g.K, g.N);
       q.Bp = ws;
     }
-    holo_gemm_f32(&q);
+    holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
     return HOLO_OK;
   }
   q.M = g.M;
@@ -165,7 +165,7 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
       holo_gemm_pack_b(ws, q.B, g.N, 1, g.K, g.N);
       q.Bp = ws;
     }
-    holo_gemm_f32(&q);
+    holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
     for (int32_t d = (int32_t)g.brank - 1; d >= 0; d--) {
       idx[d]++;
       oa += (size_t)g.sa[d];
@@ -274,7 +274,7 @@ holo_status holo_k_gemm_f32_run(holo_kernel_call *c) {
     holo_gemm_pack_b(c->workspace, B, g.tb ? 1 : g.N, g.tb ? g.K : 1, g.K, g.N);
     q.Bp = c->workspace;
   }
-  holo_gemm_f32(&q);
+  holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
   return HOLO_OK;
 }
 
@@ -370,6 +370,6 @@ holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c) {
     row_bias(c, "holo.MatMulPacked", 2, N, &q.bcs);
   }
   q.relu = fused_act(c) == 1;
-  holo_gemm_f32(&q);
+  holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
   return HOLO_OK;
 }
