@@ -124,3 +124,10 @@ bench-peers: $(PKG_WASM)/hologram-simd128.wasm bench-models
 .PHONY: bench-gemm
 bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/gemm-peak-relaxed.wasm bench-models
 	$(NODE) --experimental-wasm-relaxed-simd bench/gemm-peak.mjs $(BENCH_MODELS)/matmul_512.onnx $(GEMM_ARGS)
+
+# Generation on the trained char-LM (issue 11): hologram vs onnxruntime-web
+# (1 thread), prompt repeat vs cold prefill, speculative decoding with the draft.
+# GEN_ARGS e.g. "--tokens 64 --k 4".
+.PHONY: bench-generate
+bench-generate: $(PKG_WASM)/hologram-simd128.wasm
+	$(NODE) $(NODE_FLAGS) bench/generate.mjs $(GEN_ARGS)

@@ -23,3 +23,12 @@ $(DEMO_HOLO): web-demo/model/digits.onnx $(COMPILER_SRC) $(PKG_WASM)/hologram-si
 
 demo: build
 	PORT=$(DEMO_PORT) $(NODE) web-demo/server.mjs
+
+# The text-generation panel's model (issue 11): the trained char-LM, converted
+# from the committed models/charlm/charlm.onnx. Not part of `build` (3.7 MB, a
+# few seconds); `make demo` and `make demo-model` make it.
+DEMO_CHARLM := web-demo/model/charlm.holo
+demo-model: $(DEMO_CHARLM)
+demo: $(DEMO_CHARLM)
+$(DEMO_CHARLM): models/charlm/charlm.onnx $(COMPILER_SRC) $(PKG_WASM)/hologram-simd128.wasm
+	$(NODE) bindings-js/bin/holo.js convert $< -o $@

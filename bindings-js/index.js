@@ -648,18 +648,50 @@ class Session {
    * onToken(token, index) returning false stops. Returns { tokens, stats }.
    */
   generate(prompt, opts = {}) {
-    const rt = this.#live();
-    const x = rt.x;
-    if (typeof x.holo_wasm_gen_new !== 'function') throw new HologramError('UNSUPPORTED', 'generation is not compiled into this core module');
-    if (!Array.isArray(prompt) && !ArrayBuffer.isView(prompt)) throw new HologramError('ARG', 'generate: prompt must be an array of token ids');
-    const toks = Array.from(prompt, Number);
-    if (!toks.length) throw new HologramError('ARG', 'generate: the prompt needs at least one token');
-    for (const t of toks) if (!Number.isInteger(t) || t < 0 || t > 0xffffffff) throw new HologramError('ARG', `generate: bad token ${t}`);
+    const toks = this.#genPrompt(prompt, 'generate');
     const known = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken']);
     for (const k of Object.keys(opts)) if (!known.has(k)) throw new HologramError('ARG', `generate: unknown option '${k}'`);
     const maxTokens = opts.maxTokens ?? 16;
     if (!Number.isInteger(maxTokens) || maxTokens < 0) throw new HologramError('ARG', 'generate: maxTokens must be a non-negative integer');
     const stop = opts.stopToken ?? -1;
+    const g = this.generator(opts);
+    try {
+      for (const t of toks) g.feed(t);
+      g.mark();
+      const tokens = [];
+      for (let i = 0; i < maxTokens; i++) {
+        const t = g.sample();
+        if (t === stop) break;
+        g.feed(t);
+        tokens.push(t);
+        if (opts.onToken && opts.onToken(t, i) === false) break;
+      }
+      return { tokens, stats: g.stats };
+    } finally {
+      g.free();
+    }
+  }
+
+  #genPrompt(prompt, what) {
+    this.#live();
+    if (!Array.isArray(prompt) && !ArrayBuffer.isView(prompt)) throw new HologramError('ARG', `${what}: prompt must be an array of token ids`);
+    const toks = Array.from(prompt, Number);
+    if (!toks.length) throw new HologramError('ARG', `${what}: the prompt needs at least one token`);
+    for (const t of toks) if (!Number.isInteger(t) || t < 0 || t > 0xffffffff) throw new HologramError('ARG', `${what}: bad token ${t}`);
+    return toks;
+  }
+
+  /**
+   * The step API under generate(): a generator over this session with its own
+   * sampler (opts: seed, sampler, model as for generate). Returns
+   * { feed(token), sample() -> token (not fed), mark(), stats, vocab, free() };
+   * one synchronous step per call, so a page can drive it from its event loop.
+   * free() it (generate() does); a freed or disposed-session generator throws.
+   */
+  generator(opts = {}) {
+    const rt = this.#live();
+    const x = rt.x;
+    if (typeof x.holo_wasm_gen_new !== 'function') throw new HologramError('UNSUPPORTED', 'generation is not compiled into this core module');
     const sm = opts.sampler ?? {};
     const KINDS = { greedy: 0, default: 1, mirostat: 2 };
     const kind = sm.kind ?? (sm.tau !== undefined ? 'mirostat' : 'default');
@@ -677,7 +709,9 @@ class Session {
     const seed = toU64(opts.seed ?? 0, 'seed');
     const args = rt.alloc(64);
     const outp = rt.alloc(32);
+    const err = this.#err;
     let g = 0;
+    const freeBufs = () => { if (!rt.poisoned) { x.holo_free(args); x.holo_free(outp); } };
     try {
       const dv = rt.dv();
       dv.setUint32(args, port(md.tokenInput, 0, this.inputs, 'input'), true);
@@ -696,31 +730,37 @@ class Session {
       dv.setFloat32(args + 52, sm.eta ?? 0.1, true);
       dv.setUint32(args + 56, Number(seed & 0xffffffffn), true);
       dv.setUint32(args + 60, Number(seed >> 32n), true);
-      g = x.holo_wasm_gen_new(this.#w, args, this.#err);
-      if (!g) throw rt.error(this.#err, rt.dv().getUint32(this.#err, true) || 5);
-      const check = (st) => { if (st !== 0) throw rt.error(this.#err, st); };
-      for (const t of toks) check(x.holo_wasm_gen_feed(g, t, this.#err));
-      x.holo_wasm_gen_mark(g);
-      const tokens = [];
-      for (let i = 0; i < maxTokens; i++) {
-        check(x.holo_wasm_gen_sample(g, outp, this.#err));
-        const t = rt.dv().getUint32(outp, true);
-        if (t === stop) break;
-        check(x.holo_wasm_gen_feed(g, t, this.#err));
-        tokens.push(t);
-        if (opts.onToken && opts.onToken(t, i) === false) break;
-      }
-      x.holo_wasm_gen_stats(g, outp);
-      const d2 = rt.dv();
-      const stats = { steps: Number(d2.getBigUint64(outp, true)), dispatches: Number(d2.getBigUint64(outp + 8, true)), memoHits: Number(d2.getBigUint64(outp + 16, true)), elided: Number(d2.getBigUint64(outp + 24, true)) };
-      return { tokens, stats };
-    } finally {
-      if (!rt.poisoned) {
-        if (g) x.holo_wasm_gen_free(g);
-        x.holo_free(args);
-        x.holo_free(outp);
-      }
+      g = x.holo_wasm_gen_new(this.#w, args, err);
+      if (!g) throw rt.error(err, rt.dv().getUint32(err, true) || 5);
+    } catch (e) {
+      freeBufs();
+      throw e;
     }
+    const live = () => { this.#live(); if (!g) throw new HologramError('DISPOSED', 'generator was freed'); };
+    const check = (st) => { if (st !== 0) throw rt.error(err, st); };
+    const session = this;
+    return {
+      feed(t) {
+        live();
+        if (!Number.isInteger(t) || t < 0 || t > 0xffffffff) throw new HologramError('ARG', `generate: bad token ${t}`);
+        check(x.holo_wasm_gen_feed(g, t, err));
+      },
+      sample() { live(); check(x.holo_wasm_gen_sample(g, outp, err)); return rt.dv().getUint32(outp, true); },
+      mark() { live(); x.holo_wasm_gen_mark(g); },
+      get vocab() { live(); return x.holo_wasm_gen_vocab(g); },
+      get stats() {
+        live();
+        x.holo_wasm_gen_stats(g, outp);
+        const d2 = rt.dv();
+        return { steps: Number(d2.getBigUint64(outp, true)), dispatches: Number(d2.getBigUint64(outp + 8, true)), memoHits: Number(d2.getBigUint64(outp + 16, true)), elided: Number(d2.getBigUint64(outp + 24, true)) };
+      },
+      free() {
+        if (!g) return;
+        if (!session.disposed && !rt.poisoned) x.holo_wasm_gen_free(g);
+        freeBufs();
+        g = 0;
+      },
+    };
   }
 
   get disposed() { return !this.#w; }

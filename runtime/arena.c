@@ -68,6 +68,7 @@ static void table_remove(holo_arena *ar, holo_entry *e) {
 }
 
 static void lru_unlink(holo_arena *ar, holo_entry *e) {
+  ar->n_transient--;
   if (e->prev) e->prev->next = e->next;
   else if (ar->lru_head == e) ar->lru_head = e->next;
   if (e->next) e->next->prev = e->prev;
@@ -76,6 +77,7 @@ static void lru_unlink(holo_arena *ar, holo_entry *e) {
 }
 
 static void lru_append(holo_arena *ar, holo_entry *e) {
+  ar->n_transient++;
   e->prev = ar->lru_tail;
   e->next = 0;
   if (ar->lru_tail) ar->lru_tail->next = e;
@@ -120,9 +122,13 @@ static bool make_room(holo_arena *ar, size_t need) {
 /* Dead values are a cache: keep at most `retain` bytes of them, evicting
  * the least recently touched first, so memory stays bounded without a
  * budget and fresh allocations reuse freed blocks. */
+/* What an entry costs beyond its bytes (entry, buffer record, table slot,
+ * allocator rounding): counted so many tiny cached values stay bounded too. */
+#define ENTRY_OVERHEAD 256u
+
 static void trim_retained(holo_arena *ar, size_t need) {
   holo_entry *e = ar->lru_head;
-  while (e && ar->transient_bytes + need > ar->live_bytes + ar->retain) {
+  while (e && ar->transient_bytes + (uint64_t)ar->n_transient * ENTRY_OVERHEAD + need > ar->live_bytes + ar->retain) {
     holo_entry *next = e->next;
     if (e->live == 0) {
       entry_drop(ar, e);
@@ -212,6 +218,17 @@ void holo_arena_touch(holo_arena *ar, holo_entry *e) {
   if (e->pinned || ar->lru_tail == e) return;
   lru_unlink(ar, e);
   lru_append(ar, e);
+}
+
+void holo_arena_demote(holo_arena *ar, holo_entry *e) {
+  if (e->pinned || ar->lru_head == e) return;
+  lru_unlink(ar, e);
+  ar->n_transient++;
+  e->next = ar->lru_head;
+  e->prev = 0;
+  if (ar->lru_head) ar->lru_head->prev = e;
+  else ar->lru_tail = e;
+  ar->lru_head = e;
 }
 
 void holo_arena_live_inc(holo_arena *ar, holo_entry *e) {

@@ -40,6 +40,7 @@ typedef struct holo_arena {
   holo_entry *lru_head, *lru_tail;
   uint64_t budget;          /* 0 = unbounded */
   uint64_t retain;          /* cap on transient bytes kept after they stop being live */
+  uint32_t n_transient;     /* entries in the LRU list */
   uint64_t transient_bytes; /* owned, unpinned buffers */
   uint64_t resident_bytes;  /* all buffers, pinned and borrowed included */
   uint64_t live_bytes, peak_live, peak_resident;
@@ -66,6 +67,8 @@ holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *bu
                               holo_entry **out, holo_error *err);
 /* Marks the entry used by the current execution (promotes it). */
 void holo_arena_touch(holo_arena *ar, holo_entry *e);
+/* Moves a transient entry to the evict-first end. */
+void holo_arena_demote(holo_arena *ar, holo_entry *e);
 void holo_arena_live_inc(holo_arena *ar, holo_entry *e);
 void holo_arena_live_dec(holo_arena *ar, holo_entry *e);
 /* Makes a transient entry pinned (cone results). */

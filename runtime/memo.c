@@ -3,26 +3,28 @@
 #include "archive.h"
 #include "hologram/mem.h"
 
+#define WAYS 4u
+
 /* First slot of the key's set (keys are SHA-256 digests: any bytes are uniform). */
 static uint32_t set_of(const holo_memo *m, const holo_digest *k) {
   uint32_t h = (uint32_t)k->b[0] | (uint32_t)k->b[1] << 8 | (uint32_t)k->b[2] << 16 | (uint32_t)k->b[3] << 24;
-  return (h & (m->slots / 2 - 1)) * 2;
+  return (h & (m->slots / WAYS - 1)) * WAYS;
 }
 
 holo_status holo_memo_init(holo_memo *m, const holo_allocator *a, uint32_t n_out, holo_error *err) {
   holo_memset(m, 0, sizeof *m);
   m->a = *a;
   m->n_out = n_out;
-  m->slots = n_out <= 4 ? 4096 : n_out <= 32 ? 512 : 64;
+  m->slots = n_out <= 2 ? 16384 : n_out <= 8 ? 4096 : n_out <= 64 ? 512 : 64;
   size_t outs = (size_t)m->slots * (n_out ? n_out : 1) * sizeof(holo_digest);
   m->keys = a->alloc(a->ctx, m->slots * sizeof(holo_digest), 16);
-  m->used = a->alloc(a->ctx, m->slots, 16);
+  m->used = a->alloc(a->ctx, m->slots * sizeof(uint32_t), 16);
   m->outs = a->alloc(a->ctx, outs, 16);
   if (!m->keys || !m->used || !m->outs) {
     holo_memo_destroy(m);
     return holo_err(err, HOLO_ERR_MEMORY, "out of memory creating the graph memo");
   }
-  holo_memset(m->used, 0, m->slots);
+  holo_memset(m->used, 0, m->slots * sizeof(uint32_t));
   return HOLO_OK;
 }
 
@@ -35,17 +37,21 @@ void holo_memo_destroy(holo_memo *m) {
   m->outs = 0;
 }
 
-/* used[i] == 2 marks the more recently used record of a set. */
+/* Recency by a wrapping counter: on wrap every record restarts at 1, so
+ * order is lost once per 2^32 uses, never correctness. */
 static void touch(holo_memo *m, uint32_t i) {
-  uint32_t other = i ^ 1u;
-  m->used[i] = 2;
-  if (m->used[other]) m->used[other] = 1;
+  if (++m->clock == 0) {
+    for (uint32_t j = 0; j < m->slots; j++)
+      if (m->used[j]) m->used[j] = 1;
+    m->clock = 2;
+  }
+  m->used[i] = m->clock;
 }
 
 const holo_digest *holo_memo_get(holo_memo *m, const holo_digest *key) {
   if (!m->used) return 0;
   uint32_t s = set_of(m, key);
-  for (uint32_t i = s; i < s + 2; i++)
+  for (uint32_t i = s; i < s + WAYS; i++)
     if (m->used[i] && holo_digest_eq(&m->keys[i], key)) {
       touch(m, i);
       return m->outs + (size_t)i * m->n_out;
@@ -55,12 +61,13 @@ const holo_digest *holo_memo_get(holo_memo *m, const holo_digest *key) {
 
 void holo_memo_put(holo_memo *m, const holo_digest *key, const holo_digest *outs) {
   if (!m->used) return;
-  uint32_t s = set_of(m, key), i = s;
-  if (m->used[s] && !holo_digest_eq(&m->keys[s], key)) {
-    /* Take the other slot when it is empty, the same key, or older. */
-    if (!m->used[s + 1] || holo_digest_eq(&m->keys[s + 1], key) || m->used[s + 1] < m->used[s]) i = s + 1;
+  uint32_t s = set_of(m, key), victim = s;
+  for (uint32_t i = s; i < s + WAYS; i++) {
+    if (m->used[i] && holo_digest_eq(&m->keys[i], key)) { victim = i; break; } /* same key: refresh */
+    if (!m->used[i]) { victim = i; break; }
+    if (m->used[i] < m->used[victim]) victim = i;
   }
-  m->keys[i] = *key;
-  for (uint32_t k = 0; k < m->n_out; k++) m->outs[(size_t)i * m->n_out + k] = outs[k];
-  touch(m, i);
+  m->keys[victim] = *key;
+  for (uint32_t k = 0; k < m->n_out; k++) m->outs[(size_t)victim * m->n_out + k] = outs[k];
+  touch(m, victim);
 }

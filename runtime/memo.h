@@ -1,8 +1,8 @@
 /* The graph memo: execution key (archive label + input labels) -> output
- * labels. Two-way set-associative and fixed-size so a lookup is O(1)
+ * labels. Four-way set-associative and fixed-size so a lookup is O(1)
  * whatever the graph; within a set the least recently used record is
- * replaced. Size: 4096 records for up to 4 outputs, fewer for more, so a
- * session's memo stays under ~1 MiB. */
+ * replaced. Size: 16384 records for up to 2 outputs, fewer for more, so a
+ * session's memo stays around 1 MiB. */
 #ifndef HOLO_MEMO_H
 #define HOLO_MEMO_H
 
@@ -12,9 +12,10 @@
 
 typedef struct holo_memo {
   holo_allocator a;
-  uint32_t n_out, slots; /* slots: a power of two, two per set */
+  uint32_t n_out, slots; /* slots: a power of two, four per set */
+  uint32_t clock;        /* recency counter */
   holo_digest *keys;     /* slots */
-  uint8_t *used;         /* slots: 0 empty, else 1 + recency bit */
+  uint32_t *used;        /* slots: 0 empty, else the clock of the last use */
   holo_digest *outs;     /* slots * n_out */
 } holo_memo;
 

@@ -230,14 +230,24 @@ fail:
 }
 
 /* Releases the live references whose last reader was node i. */
+/* Releases the live references whose last reader was node i. Such values
+ * are never graph outputs (those live to the end), so they go to the
+ * evict-first end of the pool: a memo hit needs only the outputs, and
+ * intermediates are the cheaper cache to lose. */
+static void retire_value(holo_session *s, uint32_t v) {
+  holo_entry *e = s->slot[v];
+  unhold(s, v);
+  if (e && e->live == 0) holo_arena_demote(&s->arena, e);
+}
+
 static void retire(holo_session *s, uint32_t i) {
   const holo_ar_node *n = &s->ar.nodes[i];
   for (uint32_t k = 0; k < n->n_in; k++) {
     uint32_t v = n->in[k];
-    if (v != HOLO_ABSENT && s->last_use[v] == i) unhold(s, v);
+    if (v != HOLO_ABSENT && s->last_use[v] == i) retire_value(s, v);
   }
   for (uint32_t k = 0; k < n->n_out; k++)
-    if (s->last_use[n->out[k]] == i) unhold(s, n->out[k]);
+    if (s->last_use[n->out[k]] == i) retire_value(s, n->out[k]);
 }
 
 /* ------------------------------------------------------------------ load */

@@ -192,6 +192,16 @@ async function main() {
     return info;
   });
 
+  await check('text panel: a prompt + Generate streams >= 20 new characters', async () => {
+    await page.waitForFunction(() => !document.getElementById('tg-go').disabled, null, { timeout: STEP_MS });
+    await page.fill('#tg-prompt', 'In the beginning');
+    await page.fill('#tg-max', '30');
+    await page.click('#tg-go');
+    await page.waitForFunction(() => Number(document.getElementById('tg-out').dataset.generated) >= 20, null, { timeout: STEP_MS });
+    const text = await page.textContent('#tg-out');
+    if (!text.startsWith('In the beginning') || text.length < 'In the beginning'.length + 20) throw new Error(`output ${JSON.stringify(text)}`);
+    return `${JSON.stringify(text)}; ${await page.textContent('#tg-status')}`;
+  });
   await check('no page errors, console errors or failed requests', async () => {
     assert(problems.length === 0, problems.join('\n'));
   });

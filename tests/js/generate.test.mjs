@@ -62,4 +62,35 @@ test('position input by name; bad options refused', async () => {
   p.dispose();
 });
 
+// The trained draft char-LM (models/charlm/draft.onnx, 1x64): a repeated prompt is
+// answered from the memo while the session retains the step values (the default
+// 64 MiB holds the draft's ~64 KiB of state per step); with a retain cache too small
+// for them the repeat recomputes (docs/generation.md, "Prompt cache").
+test('draft char-LM: repeated prompt from the memo, bounded by retainBytes', async () => {
+  const { convert } = await import('../../compiler/convert.js');
+  const holo = convert(fs.readFileSync(new URL('../../models/charlm/draft.onnx', import.meta.url))).holo;
+  const prompt = Array.from(Buffer.from('And God said, Let there be light: and there was light. And God saw the light, th'));
+  const opts = { maxTokens: 8, sampler: { kind: 'greedy' }, model: { positionInput: 'pos' } };
+  const s = await load(holo);
+  const a = s.generate(prompt, opts), b = s.generate(prompt, opts);
+  assert.equal(b.tokens, a.tokens);
+  assert.ok(a.stats.dispatches > 0);
+  assert.is(b.stats.dispatches, 0);
+  assert.is(b.stats.memoHits, prompt.length + 8);
+  // the step API drives the same chain: all memo hits
+  const g = s.generator(opts);
+  for (const t of prompt) g.feed(t);
+  assert.is(g.sample(), a.tokens[0]);
+  assert.is(g.stats.dispatches, 0);
+  g.free();
+  s.dispose();
+  const small = await load(holo);
+  small.retainBytes = 256 * 1024;
+  small.generate(prompt, opts);
+  const c = small.generate(prompt, opts);
+  assert.equal(c.tokens, a.tokens);
+  assert.ok(c.stats.dispatches > 0 && c.stats.memoHits < prompt.length);
+  small.dispose();
+});
+
 test.run();
