@@ -32,3 +32,5 @@ demo-model: $(DEMO_CHARLM)
 demo: $(DEMO_CHARLM)
 $(DEMO_CHARLM): models/charlm/charlm.onnx $(COMPILER_SRC) $(PKG_WASM)/hologram-simd128.wasm
 	$(NODE) bindings-js/bin/holo.js convert $< -o $@
+# The browser test drives the text panel, so `make test` builds its model too.
+test: $(DEMO_CHARLM)
