@@ -161,6 +161,8 @@ export declare class Session {
   refine(plan: RefinePlan, state: ReadonlyArray<Input> | Record<string, Input>): RefineReport;
   /** Autoregressive generation over a causal step graph (docs/generation.md). */
   generate(prompt: ReadonlyArray<number> | Uint32Array, options?: GenerateOptions): GenerateResult;
+  /** One synchronous step at a time (e.g. one per event-loop tick); free() when done. */
+  generator(options?: Omit<GenerateOptions, 'maxTokens' | 'stopToken' | 'onToken'>): Generator;
 
   readonly inputCount: number;
   readonly outputCount: number;
@@ -220,6 +222,17 @@ export interface GenerateOptions {
   model?: { tokenInput?: number | string; positionInput?: number | string | null; logitsOutput?: number | string };
   /** Called per generated token; return false to stop. */
   onToken?: (token: number, index: number) => boolean | void;
+}
+export interface Generator {
+  /** Runs one step with this token (prefill or the last sampled token). */
+  feed(token: number): void;
+  /** Samples the next token from the last step's logits. */
+  sample(): number;
+  /** Marks the current state (for speculative rollback in the C API). */
+  mark(): void;
+  readonly vocab: number;
+  readonly stats: GenerateResult['stats'];
+  free(): void;
 }
 export interface GenerateResult {
   tokens: number[];

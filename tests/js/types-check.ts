@@ -45,3 +45,14 @@ async function main(bytes: Uint8Array): Promise<void> {
   console.log(bad, code);
 }
 void main;
+
+// generator(): the step API
+async function stepApi(s: Session): Promise<number> {
+  const g = s.generator({ seed: 1, sampler: { kind: 'greedy' } });
+  g.feed(65);
+  const t: number = g.sample();
+  const steps: number = g.stats.steps;
+  g.free();
+  return t + steps + g.vocab;
+}
+void stepApi;
