@@ -157,6 +157,7 @@ export function convert(onnxBytes, opts = {}) {
     isConst: (n) => ir.isConst(n),
     tmp: (hint) => ir.fresh(hint),
     constI64: (hint, arr) => ir.addConst(hint, DT.i64, [arr.length], i64Bytes(arr)),
+    constRaw: (hint, dtype, dims, bytes) => ir.addConst(hint, dtype, dims, bytes),
     constScalar: (hint, dtype, x) => ir.addConst(hint, dtype, [], writeElems(dtype, [dtype === DT.i64 || dtype === DT.u64 ? BigInt(Math.trunc(x)) : x])),
     trimOutputs(outs) {
       // drop trailing outputs that are absent or used nowhere in the graph

@@ -405,17 +405,24 @@ for (const op of ['ArgMax', 'ArgMin']) {
 OPS.LayerNormalization = {
   attrs: ['axis', 'epsilon', 'stash_type'],
   norm(ctx, n) {
+    // The kernel writes Mean and InvStdDev too (outputs 1, 2) when asked.
     const outs = ctx.trimOutputs(n.outputs);
-    if (outs.length > 1) throw new Unsupported(`the Mean/InvStdDev outputs are not supported`);
     ctx.emit('LayerNormalization', n.inputs, outs, { axis: A.int(attr(n, 'axis', -1)), epsilon: A.float(attr(n, 'epsilon', 1e-5)), stash_type: A.int(attr(n, 'stash_type', 1)) });
   },
 };
+
+function holoDtypeSize(dt) {
+  return { 1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 4, 7: 8, 9: 1, 10: 2, 11: 8, 12: 4, 13: 8 }[dt] ?? 0;
+}
 
 OPS.ConstantOfShape = {
   attrs: ['value'],
   norm(ctx, n) {
     const v = n.attrs.value ? n.attrs.value.value : { dtype: DT.f32, dims: [1], bytes: new Uint8Array(4) };
-    ctx.emit('ConstantOfShape', n.inputs, n.outputs, { value: { type: 'tensor', value: v } });
+    if (v.bytes.length !== holoDtypeSize(v.dtype)) throw new Unsupported(`attribute 'value' must hold exactly one element`);
+    // Expand of a rank-0 constant to the shape: the same tensor, with kernels we have.
+    const c = ctx.constRaw(`${n.outputs[0]}_value`, v.dtype, [], v.bytes);
+    ctx.emit('Expand', [c, n.inputs[0]], n.outputs, {});
   },
 };
 
