@@ -386,3 +386,15 @@ holo_status holo_x_flag(holo_kernel_call *c, const char *op, const char *name, i
   *out = v != 0;
   return HOLO_OK;
 }
+
+holo_status holo_x_check_indices(holo_kernel_call *c, const char *op, const holo_tensor *ind, uint32_t axis,
+                                 int64_t d) {
+  size_t n = holo_k_prod(ind->shape, 0, ind->rank);
+  for (size_t i = 0; i < n; i++) {
+    int64_t v = holo_x_load_i64(ind->data, ind->dtype, i);
+    if (v < -d || v >= d)
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: index %lld at position %zu is out of range for axis %u of size %lld",
+                         op, (long long)v, i, axis, (long long)d);
+  }
+  return HOLO_OK;
+}

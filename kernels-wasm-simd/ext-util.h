@@ -93,4 +93,10 @@ holo_status holo_x_axes_mask(holo_kernel_call *c, const char *op, const int64_t 
 holo_status holo_x_flag(holo_kernel_call *c, const char *op, const char *name, int64_t dflt,
                         bool *out);
 
+/* Every index of ind (i32/i64) lies in [-d, d) for axis `axis` of size d;
+ * else a message naming op, the index and its position. Gather-like kernels
+ * call it in infer so run never reads out of bounds. */
+holo_status holo_x_check_indices(holo_kernel_call *c, const char *op, const holo_tensor *ind, uint32_t axis,
+                                 int64_t d);
+
 #endif

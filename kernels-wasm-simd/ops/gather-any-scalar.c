@@ -21,16 +21,7 @@ static holo_status gather_check(holo_kernel_call *c, uint32_t *axis) {
   if (!holo_k_axis(a, x->rank, false, axis))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Gather: axis %lld is out of range for rank %u",
                        (long long)a, x->rank);
-  int64_t d = x->shape[*axis];
-  size_t ni = holo_k_prod(ind->shape, 0, ind->rank);
-  for (size_t i = 0; i < ni; i++) {
-    int64_t v = holo_x_load_i64(ind->data, ind->dtype, i);
-    if (v < -d || v >= d)
-      return holo_k_fail(c, HOLO_ERR_KERNEL,
-                         "Gather: index %lld at position %zu is out of range for axis %u of size %lld",
-                         (long long)v, i, *axis, (long long)d);
-  }
-  return HOLO_OK;
+  return holo_x_check_indices(c, "Gather", ind, *axis, x->shape[*axis]);
 }
 
 holo_status holo_k_gather_infer(holo_kernel_call *c) {

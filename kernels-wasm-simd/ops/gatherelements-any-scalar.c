@@ -27,16 +27,7 @@ static holo_status ge_check(holo_kernel_call *c, uint32_t *axis) {
       return holo_k_fail(c, HOLO_ERR_KERNEL,
                          "GatherElements: indices dim %u (%lld) exceeds the data's (%lld)", i,
                          (long long)ind->shape[i], (long long)x->shape[i]);
-  int64_t d = x->shape[*axis];
-  size_t n = holo_k_prod(ind->shape, 0, ind->rank);
-  for (size_t i = 0; i < n; i++) {
-    int64_t v = holo_x_load_i64(ind->data, ind->dtype, i);
-    if (v < -d || v >= d)
-      return holo_k_fail(c, HOLO_ERR_KERNEL,
-                         "GatherElements: index %lld at position %zu is out of range for axis %u of size %lld",
-                         (long long)v, i, *axis, (long long)d);
-  }
-  return HOLO_OK;
+  return holo_x_check_indices(c, "GatherElements", ind, *axis, x->shape[*axis]);
 }
 
 holo_status holo_k_gatherelements_infer(holo_kernel_call *c) {
