@@ -8,7 +8,8 @@ CORE_EXPORTS := holo_session_input_count holo_session_output_count holo_session_
 WASM_GLUE := $(sort $(wildcard bindings-js/src-c/*.c))
 PKG_WASM := bindings-js/dist
 
-wasm: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm $(W)/holo.wasm
+wasm: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm \
+      $(PKG_WASM)/hologram-simd128-threads.wasm $(W)/holo.wasm
 
 $(W)/core-simd128.wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
 	@rm -rf $(W)/obj-core && mkdir -p $(W)/obj-core
@@ -44,6 +45,23 @@ $(PKG_WASM)/hologram-scalar.wasm: $(W)/core-scalar.wasm | $(PKG_WASM)/
 	$(WASMOPT) -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
 $(PKG_WASM)/hologram-relaxed.wasm: $(W)/core-relaxed.wasm | $(PKG_WASM)/
 	$(WASMOPT) -O3 --enable-simd --enable-relaxed-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
+
+# hologram-simd128-threads.wasm (feature `parallel`, docs/decisions.md 14):
+# the simd128 core + bindings-js/src-c/threads.c's pool, on an imported
+# shared memory (a shared memory must declare a maximum: THREADS_MAX_MEMORY
+# bounds model + intermediates). Each worker instance gets its own stack by
+# setting the exported __stack_pointer. Same kernels, same split rule, same
+# bytes and backend identity as hologram-simd128.wasm.
+THREADS_MAX_MEMORY ?= 2147483648
+WASM_CFLAGS_THREADS := $(WASM_CFLAGS) -matomics
+$(W)/core-simd128-threads.wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
+	@rm -rf $(W)/obj-threads && mkdir -p $(W)/obj-threads
+	@for s in $(CORE_SRC) $(WASM_GLUE); do $(CLANG) $(WASM_CFLAGS_THREADS) -Ibindings-js/src-c -c $$s -o $(W)/obj-threads/$${s//\//_}.o || exit 1; done
+	$(WASMLD) --no-entry --import-memory --shared-memory --max-memory=$(THREADS_MAX_MEMORY) --initial-memory=2097152 \
+	  --stack-first -z stack-size=1048576 --export=__stack_pointer \
+	  $(addprefix --export=,$(CORE_EXPORTS)) $(W)/obj-threads/*.o -o $@
+$(PKG_WASM)/hologram-simd128-threads.wasm: $(W)/core-simd128-threads.wasm | $(PKG_WASM)/
+	$(WASMOPT) -O3 --enable-simd --enable-threads --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals $< -o $@
 
 # WASI program: the same core plus wasi/ (std) against wasi-libc.
 WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 $(WARN) -O3 -msimd128 -fno-math-errno -ffp-contract=off \

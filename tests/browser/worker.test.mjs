@@ -7,37 +7,12 @@
 //
 //   node tests/browser/worker.test.mjs      last line: "browser-worker: N passed, N failed"
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, assert, suite, startServer, launch, finish } from './harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const WATCHDOG_MS = 50_000, STEP_MS = 15_000;
-
-let passed = 0, failed = 0, context = null, server = null, profile = null;
-const summary = () => console.log(`browser-worker: ${passed} passed, ${failed} failed`);
-const watchdog = setTimeout(() => {
-  console.log(`FAIL watchdog: the worker test did not finish in ${WATCHDOG_MS / 1000} s`);
-  failed++;
-  summary();
-  process.exit(1);
-}, WATCHDOG_MS);
-
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    const note = await fn();
-    passed++;
-    console.log(`ok   ${name}${note ? ` — ${note}` : ''} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${(e && e.message ? e.message : String(e)).split('\n').slice(0, 6).join('\n     ')}`);
-  }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
+const STEP_MS = 15_000;
+const S = suite('browser-worker', 50_000);
+const check = S.check;
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>holo worker</title>
 <script type="module">
@@ -68,26 +43,6 @@ self.onmessage = async (e) => {
   }
 };`;
 
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.holo': 'application/octet-stream' };
-function startServer() {
-  const mounts = [['/bindings-js/', path.join(ROOT, 'bindings-js')], ['/tests/fixtures/', path.join(ROOT, 'tests/fixtures')]];
-  const srv = http.createServer((req, res) => {
-    const u = new URL(req.url, 'http://x');
-    const send = (status, type, body) => { res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }); res.end(body); };
-    if (u.pathname === '/') return send(200, 'text/html; charset=utf-8', PAGE);
-    if (u.pathname === '/worker.mjs') return send(200, 'text/javascript', WORKER);
-    if (u.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
-    for (const [prefix, dir] of mounts) {
-      if (!u.pathname.startsWith(prefix)) continue;
-      const file = path.resolve(dir, decodeURIComponent(u.pathname.slice(prefix.length)));
-      if (!file.startsWith(dir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) break;
-      return send(200, TYPES[path.extname(file)] ?? 'application/octet-stream', fs.readFileSync(file));
-    }
-    send(404, 'text/plain', 'not found');
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${srv.address().port}/`, close: () => new Promise((r) => { srv.closeAllConnections?.(); srv.close(r); }) })));
-}
-
 async function nodeOutputs(archive, variant, inputs) {
   const { load } = await import('../../bindings-js/index.js');
   const s = await load(new Uint8Array(fs.readFileSync(path.join(ROOT, 'tests/fixtures', archive))), { variant });
@@ -97,19 +52,15 @@ async function nodeOutputs(archive, variant, inputs) {
   return r;
 }
 
+let server = null, browser = null;
 async function main() {
-  const { chromium } = await import('playwright-core');
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (make setup installs chromium)`);
   if (!fs.existsSync(path.join(ROOT, 'bindings-js/dist/hologram-simd128.wasm'))) throw new Error('bindings-js/dist is not built: run `make build`');
-  server = await startServer();
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-chromium-worker-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: STEP_MS });
-  context.setDefaultTimeout(STEP_MS);
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  server = await startServer({
+    routes: { '/': ['text/html; charset=utf-8', PAGE], '/worker.mjs': ['text/javascript', WORKER] },
+    mounts: [['/bindings-js/', path.join(ROOT, 'bindings-js')], ['/tests/fixtures/', path.join(ROOT, 'tests/fixtures')]],
+  });
+  browser = await launch(STEP_MS);
+  const { page, problems } = browser;
   await page.goto(server.url, { waitUntil: 'load' });
   await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: STEP_MS });
 
@@ -155,12 +106,7 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed++;
+  S.failed++;
   console.log(`FAIL setup: ${e && e.message ? e.message.split('\n')[0] : e}`);
 }
-try { if (context) await Promise.race([context.close(), new Promise((r) => setTimeout(r, 5000))]); } catch { /* closing */ }
-try { if (server) await server.close(); } catch { /* closing */ }
-try { if (profile) fs.rmSync(profile, { recursive: true, force: true }); } catch { /* best effort */ }
-clearTimeout(watchdog);
-summary();
-process.exitCode = failed ? 1 : 0;
+await finish(S, { browser, server });
