@@ -9,39 +9,15 @@
 // timeout and a watchdog ends the run after WATCHDOG_MS; exit code 1 on any failure.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, assert, suite, launch, finish } from './harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const WATCHDOG_MS = 55_000, STEP_MS = 15_000;
+const STEP_MS = 15_000;
 const SHOT = path.join(ROOT, 'tests/artifacts/demo.png');
+const S = suite('browser', 55_000);
+const check = S.check;
+let server = null, browser = null;
 
-let passed = 0, failed = 0, context = null, server = null, profile = null;
-const summary = () => console.log(`browser: ${passed} passed, ${failed} failed`);
-const watchdog = setTimeout(() => {
-  console.log(`FAIL watchdog: the browser test did not finish in ${WATCHDOG_MS / 1000} s`);
-  failed++;
-  summary();
-  process.exit(1); // playwright kills the browser it launched on exit
-}, WATCHDOG_MS);
-
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    const note = await fn();
-    passed++;
-    console.log(`ok   ${name}${note ? ` — ${note}` : ''} (${Date.now() - t0} ms)`);
-    return true;
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${(e && e.message ? e.message : String(e)).split('\n').slice(0, 6).join('\n     ')}`);
-    return false;
-  }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
 function rawStatus(base, rawPath) {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
@@ -52,11 +28,9 @@ function rawStatus(base, rawPath) {
 }
 
 async function main() {
-  const { chromium } = await import('playwright-core');
   const { start } = await import('../../web-demo/server.mjs');
   const model = path.join(ROOT, 'web-demo/model/digits.holo');
   if (!fs.existsSync(model)) throw new Error('web-demo/model/digits.holo is missing: run `make` first');
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (make setup installs chromium)`);
 
   server = await start({ port: 0 });
   const url = server.url;
@@ -75,17 +49,8 @@ async function main() {
     }
   });
 
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, timeout: STEP_MS, viewport: { width: 1100, height: 1000 },
-  });
-  context.setDefaultTimeout(STEP_MS);
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  browser = await launch(STEP_MS, { viewport: { width: 1100, height: 1000 } });
+  const { page, problems } = browser;
 
   const ready = await check('page loads the model through the npm package', async () => {
     await page.goto(url, { waitUntil: 'load' });
@@ -229,12 +194,7 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed++;
+  S.failed++;
   console.log(`FAIL setup: ${e && e.message ? e.message.split('\n')[0] : e}`);
 }
-try { if (context) await Promise.race([context.close(), new Promise((r) => setTimeout(r, 5000))]); } catch { /* closing */ }
-try { if (server) await server.close(); } catch { /* closing */ }
-try { if (profile) fs.rmSync(profile, { recursive: true, force: true }); } catch { /* best effort */ }
-clearTimeout(watchdog);
-summary();
-process.exitCode = failed ? 1 : 0;
+await finish(S, { browser, server });

@@ -33,9 +33,11 @@ export function suite(name, watchdogMs) {
       const note = await fn();
       s.passed++;
       console.log(`ok   ${label}${note ? ` — ${note}` : ''} (${Date.now() - t0} ms)`);
+      return true;
     } catch (e) {
       s.failed++;
       console.log(`FAIL ${label}: ${(e && e.message ? e.message : String(e)).split('\n').slice(0, 6).join('\n     ')}`);
+      return false;
     }
   };
   s.stopWatchdog = () => clearTimeout(watchdog);
@@ -67,17 +69,18 @@ export function startServer({ routes = {}, mounts = [], headers = () => ({}) }) 
 }
 
 /** Chromium with a fresh profile; problems collects page errors, console errors, failed requests. */
-export async function launch(stepMs) {
+export async function launch(stepMs, { viewport } = {}) {
   const { chromium } = await import('playwright-core');
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (make setup installs chromium)`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: stepMs });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: stepMs, ...(viewport ? { viewport } : {}) });
   context.setDefaultTimeout(stepMs);
   const page = context.pages()[0] ?? (await context.newPage());
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
   return { context, page, problems, profile };
 }
 
