@@ -370,6 +370,10 @@ function readReport(rt, p) {
   };
 }
 
+// Generation: session -> prompt-cache pointer; generator object -> { rt, ptr() }.
+const PCACHE = new WeakMap();
+const GENS = new WeakMap();
+
 /** A loaded archive. Not constructed directly: see load(). */
 class Session {
   #rt; #w; #arch; #err; #store; #s; #budget; #owned; #retain = 64 * 1024 * 1024;
@@ -641,34 +645,120 @@ class Session {
 
   /**
    * Autoregressive generation over a causal step graph (docs/generation.md):
-   * the prompt is fed token by token, then up to maxTokens are sampled.
+   * the prompt is prefilled (K tokens per execution for a K-token sequence
+   * model), then up to maxTokens are sampled.
    * opts: { maxTokens, stopToken, seed, sampler: { kind: 'greedy'|'default'|'mirostat',
    * temperature, topK, topP, minP, repetitionPenalty, frequencyPenalty, presencePenalty,
-   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput }, onToken }.
-   * onToken(token, index) returning false stops. Returns { tokens, stats }.
+   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput, maskedState },
+   * onToken, promptCache, speculative }.
+   * onToken(token, index) returning false stops. promptCache: true (or
+   * { maxBytes, maxEntries } for the first use) restores the longest cached
+   * prefix of the prompt from this session's prompt cache (setPromptCache) and
+   * records the prompt. speculative: { draft: Session (same module instance,
+   * see init()), k, model } — greedy speculative decoding, output identical to
+   * greedy; onToken is then called after the run. Returns { tokens, stats
+   * (+ prefillTokens, prefillReused, prefillComputed), speculative? }.
    */
   generate(prompt, opts = {}) {
     const toks = this.#genPrompt(prompt, 'generate');
-    const known = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken']);
+    const known = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken', 'promptCache', 'speculative']);
     for (const k of Object.keys(opts)) if (!known.has(k)) throw new HologramError('ARG', `generate: unknown option '${k}'`);
     const maxTokens = opts.maxTokens ?? 16;
     if (!Number.isInteger(maxTokens) || maxTokens < 0) throw new HologramError('ARG', 'generate: maxTokens must be a non-negative integer');
     const stop = opts.stopToken ?? -1;
+    const sp = opts.speculative;
+    if (sp !== undefined && sp !== null) {
+      if (typeof sp !== 'object' || !(sp.draft instanceof Session)) throw new HologramError('ARG', 'generate: speculative must be { draft: Session, k?, model? }');
+      if ((opts.sampler?.kind ?? 'greedy') !== 'greedy') throw new HologramError('ARG', "generate: speculative decoding is greedy (sampler kind 'greedy')");
+    }
     const g = this.generator(opts);
+    let d = null;
     try {
-      for (const t of toks) g.feed(t);
-      g.mark();
+      const pre = g.prefill(toks, { promptCache: opts.promptCache ?? false });
       const tokens = [];
-      for (let i = 0; i < maxTokens; i++) {
-        const t = g.sample();
-        if (t === stop) break;
-        g.feed(t);
-        tokens.push(t);
-        if (opts.onToken && opts.onToken(t, i) === false) break;
+      let spec;
+      if (sp) {
+        d = sp.draft.generator({ sampler: { kind: 'greedy' }, model: sp.model ?? opts.model });
+        d.prefill(toks);
+        spec = g.speculate(d, { k: sp.k, maxTokens, stopToken: stop });
+        for (let i = 0; i < spec.tokens.length; i++) {
+          tokens.push(spec.tokens[i]);
+          if (opts.onToken && opts.onToken(spec.tokens[i], i) === false) break;
+        }
+        delete spec.tokens;
+      } else {
+        for (let i = 0; i < maxTokens; i++) {
+          const t = g.sample();
+          if (t === stop) break;
+          g.feed(t);
+          tokens.push(t);
+          if (opts.onToken && opts.onToken(t, i) === false) break;
+        }
       }
-      return { tokens, stats: g.stats };
+      const stats = { ...g.stats, prefillTokens: toks.length, prefillReused: pre.reused, prefillComputed: pre.computed };
+      return spec ? { tokens, stats, speculative: spec } : { tokens, stats };
     } finally {
       g.free();
+      if (d) d.free();
+    }
+  }
+
+  /**
+   * The session's prompt cache (docs/generation.md, "Prompt cache"): prompt
+   * prefix -> state labels + logits, held in this session (immune to the
+   * retain cache's eviction), bounded by maxBytes (state + logits bytes; least
+   * recently used prefixes evicted first) and maxEntries, and written through
+   * the session's warmStore (if any) so that a new process starts warm.
+   * null drops it. Defaults: maxBytes 64 MiB, maxEntries 64.
+   */
+  setPromptCache(opts = {}) {
+    const rt = this.#live();
+    this.#dropPromptCache();
+    if (opts === null) return;
+    if (typeof opts !== 'object') throw new HologramError('ARG', 'setPromptCache: options must be an object { maxBytes, maxEntries } or null');
+    for (const k of Object.keys(opts)) if (k !== 'maxBytes' && k !== 'maxEntries') throw new HologramError('ARG', `setPromptCache: unknown option '${k}'`);
+    if (typeof rt.x.holo_wasm_pcache_new !== 'function') throw new HologramError('UNSUPPORTED', 'the prompt cache is not compiled into this core module');
+    const maxEntries = opts.maxEntries ?? 64;
+    if (!Number.isInteger(maxEntries) || maxEntries < 1 || maxEntries > 1 << 20) throw new HologramError('ARG', 'setPromptCache: maxEntries must be an integer from 1 to 1048576');
+    const b = toU64(opts.maxBytes ?? 64 * 1024 * 1024, 'maxBytes');
+    if (b === 0n) throw new HologramError('ARG', 'setPromptCache: maxBytes must be positive');
+    const p = rt.x.holo_wasm_pcache_new(maxEntries, Number(b & 0xffffffffn), Number(b >> 32n), this.#store ? 1 : 0, this.#err);
+    if (!p) throw rt.error(this.#err, rt.u32(this.#err) || 5);
+    PCACHE.set(this, p);
+  }
+
+  /** Prompt-cache counters ({ lookups, hits, misses, tokensReused, inserts, evictions, storeHits, storePuts, bytes, entries, maxBytes }) or null. */
+  get promptCache() {
+    const rt = this.#live();
+    const p = PCACHE.get(this);
+    if (!p) return null;
+    const o = rt.alloc(88, 8);
+    try {
+      rt.x.holo_wasm_pcache_stats(p, o);
+      const dv = rt.dv();
+      const K = ['lookups', 'hits', 'misses', 'tokensReused', 'inserts', 'evictions', 'storeHits', 'storePuts', 'bytes', 'entries', 'maxBytes'];
+      return Object.fromEntries(K.map((k, i) => [k, Number(dv.getBigUint64(o + 8 * i, true))]));
+    } finally {
+      if (!rt.poisoned) rt.x.holo_free(o);
+    }
+  }
+
+  #dropPromptCache() {
+    const p = PCACHE.get(this);
+    if (!p) return;
+    PCACHE.delete(this);
+    if (this.#w && !this.#rt.poisoned) this.#rt.x.holo_wasm_pcache_free(p);
+  }
+
+  /** Runs fn with this session's warm store attached (prompt-cache reads and writes). */
+  #withStore(fn) {
+    const rt = this.#rt;
+    rt.store = this.#store;
+    rt.storeError = null;
+    try {
+      return fn();
+    } finally {
+      rt.store = null;
     }
   }
 
@@ -708,7 +798,7 @@ class Session {
     };
     const seed = toU64(opts.seed ?? 0, 'seed');
     const args = rt.alloc(64);
-    const outp = rt.alloc(32);
+    const outp = rt.alloc(64);
     const err = this.#err;
     let g = 0;
     const freeBufs = () => { if (!rt.poisoned) { x.holo_free(args); x.holo_free(outp); } };
@@ -732,14 +822,19 @@ class Session {
       dv.setUint32(args + 60, Number(seed >> 32n), true);
       g = x.holo_wasm_gen_new(this.#w, args, err);
       if (!g) throw rt.error(err, rt.dv().getUint32(err, true) || 5);
+      if (md.maskedState) {
+        if (typeof x.holo_wasm_gen_set_masked !== 'function') throw new HologramError('UNSUPPORTED', 'maskedState needs a newer core module');
+        x.holo_wasm_gen_set_masked(g, 1);
+      }
     } catch (e) {
+      if (g && !rt.poisoned) x.holo_wasm_gen_free(g);
       freeBufs();
       throw e;
     }
     const live = () => { this.#live(); if (!g) throw new HologramError('DISPOSED', 'generator was freed'); };
     const check = (st) => { if (st !== 0) throw rt.error(err, st); };
     const session = this;
-    return {
+    const api = {
       feed(t) {
         live();
         if (!Number.isInteger(t) || t < 0 || t > 0xffffffff) throw new HologramError('ARG', `generate: bad token ${t}`);
@@ -748,11 +843,85 @@ class Session {
       sample() { live(); check(x.holo_wasm_gen_sample(g, outp, err)); return rt.dv().getUint32(outp, true); },
       mark() { live(); x.holo_wasm_gen_mark(g); },
       get vocab() { live(); return x.holo_wasm_gen_vocab(g); },
+      /** Tokens per execution (K for a K-token sequence model, else 1). */
+      get seq() { live(); return typeof x.holo_wasm_gen_seq === 'function' ? x.holo_wasm_gen_seq(g) : 1; },
+      /** Tokens fed so far (the next token's position). */
+      get position() { live(); return x.holo_wasm_gen_pos(g); },
       get stats() {
         live();
-        x.holo_wasm_gen_stats(g, outp);
+        const two = typeof x.holo_wasm_gen_stats2 === 'function';
+        (two ? x.holo_wasm_gen_stats2 : x.holo_wasm_gen_stats)(g, outp);
         const d2 = rt.dv();
-        return { steps: Number(d2.getBigUint64(outp, true)), dispatches: Number(d2.getBigUint64(outp + 8, true)), memoHits: Number(d2.getBigUint64(outp + 16, true)), elided: Number(d2.getBigUint64(outp + 24, true)) };
+        const u = (k) => Number(d2.getBigUint64(outp + 8 * k, true));
+        const r = { steps: u(0), dispatches: u(1), memoHits: u(2), elided: u(3) };
+        if (two) r.tokens = u(4);
+        return r;
+      },
+      /**
+       * Feeds the prompt (K tokens per execution for a sequence model) and marks
+       * where generation starts. { promptCache: true | { maxBytes, maxEntries } }
+       * restores the longest cached prefix first (the session's prompt cache,
+       * created on first use) and records the prompt.
+       * Returns { reused, computed } (tokens restored / fed through the model).
+       */
+      prefill(tokens, o = {}) {
+        live();
+        const toks = session.#genPrompt(tokens, 'prefill');
+        const pc = o.promptCache ?? false;
+        if (pc && !PCACHE.get(session)) session.setPromptCache(pc === true ? {} : pc);
+        if (typeof x.holo_wasm_gen_prefill !== 'function') {
+          if (pc) throw new HologramError('UNSUPPORTED', 'the prompt cache is not compiled into this core module');
+          for (const t of toks) this.feed(t);
+          this.mark();
+          return { reused: 0, computed: toks.length };
+        }
+        const p = rt.alloc(4 * toks.length + 8);
+        try {
+          new Uint32Array(rt.mem, p, toks.length).set(toks);
+          const rp = p + 4 * toks.length;
+          rt.dv().setUint32(rp, 0, true);
+          if (pc) check(session.#withStore(() => x.holo_wasm_gen_prefill_cached(g, PCACHE.get(session), p, toks.length, rp, err)));
+          else check(x.holo_wasm_gen_prefill(g, p, toks.length, err));
+          const reused = rt.dv().getUint32(rp, true);
+          return { reused, computed: toks.length - reused };
+        } finally {
+          if (!rt.poisoned) x.holo_free(p);
+        }
+      },
+      /** Forgets the last n fed tokens, keeping the state (sequence models, or model.maskedState). */
+      rewind(n) {
+        live();
+        if (!Number.isInteger(n) || n < 0) throw new HologramError('ARG', 'rewind: n must be a non-negative integer');
+        check(x.holo_wasm_gen_rewind(g, n, err));
+      },
+      /**
+       * Greedy speculative decoding with `draft` (a generator of a session in the
+       * same module instance, prefilled with the same prompt): up to k proposals
+       * per round; a sequence-model target verifies them in one execution.
+       * Returns { tokens, proposed, accepted, acceptance, rounds, targetSteps, draftSteps }.
+       */
+      speculate(draft, o = {}) {
+        live();
+        const dp = GENS.get(draft);
+        if (!dp || dp.rt !== rt) throw new HologramError('ARG', 'speculate: the draft must be a live generator of a session in the same module instance (load both with one init())');
+        const dg = dp.ptr();
+        if (!dg) throw new HologramError('DISPOSED', 'the draft generator was freed');
+        const k = o.k ?? 4, maxTokens = o.maxTokens ?? 16, stop = o.stopToken ?? -1;
+        if (!Number.isInteger(k) || k < 1 || k > 64) throw new HologramError('ARG', 'speculate: k must be an integer from 1 to 64');
+        if (!Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 1 << 24) throw new HologramError('ARG', 'speculate: maxTokens must be a non-negative integer');
+        if (!Number.isInteger(stop) || stop < -1 || stop > 0x7fffffff) throw new HologramError('ARG', 'speculate: stopToken must be a token id or -1');
+        const buf = rt.alloc(4 * maxTokens + 64, 8);
+        try {
+          const rep = buf + 8, nOut = buf, out = buf + 48;
+          check(x.holo_wasm_gen_speculative(g, dg, k, maxTokens, stop, out, maxTokens, nOut, rep, err));
+          const dv = rt.dv();
+          const n = Math.min(dv.getUint32(nOut, true), maxTokens);
+          const u = (i) => Number(dv.getBigUint64(rep + 8 * i, true));
+          const proposed = u(0), accepted = u(1);
+          return { tokens: Array.from(new Uint32Array(rt.mem, out, n)), proposed, accepted, acceptance: proposed ? accepted / proposed : 0, rounds: u(2), targetSteps: u(3), draftSteps: u(4) };
+        } finally {
+          if (!rt.poisoned) x.holo_free(buf);
+        }
       },
       free() {
         if (!g) return;
@@ -761,6 +930,8 @@ class Session {
         g = 0;
       },
     };
+    GENS.set(api, { rt, ptr: () => (session.disposed ? 0 : g) });
+    return api;
   }
 
   get disposed() { return !this.#w; }
@@ -769,6 +940,7 @@ class Session {
   dispose() {
     if (!this.#w) return;
     const rt = this.#rt;
+    this.#dropPromptCache(); // its entries hold values in the session
     if (!rt.poisoned) {
       rt.x.holo_wasm_free_session(this.#w);
       rt.x.holo_free(this.#arch);

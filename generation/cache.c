@@ -24,8 +24,8 @@ holo_status holo_prompt_cache_init(holo_prompt_cache *pc, uint32_t max_entries, 
   return HOLO_OK;
 }
 
-static void drop(holo_prompt_cache *pc, holo_gen *g, holo_prompt_entry *e) {
-  for (uint32_t k = 0; k < e->n_state; k++) holo__release(g->s, D(e->state[k]));
+static void drop(holo_prompt_cache *pc, holo_prompt_entry *e) {
+  for (uint32_t k = 0; k < e->n_state; k++) holo__release(pc->s, D(e->state[k]));
   if (e->logits) pc->a.free(pc->a.ctx, e->logits);
   pc->bytes -= e->bytes;
   holo_memset(e, 0, sizeof *e);
@@ -33,8 +33,9 @@ static void drop(holo_prompt_cache *pc, holo_gen *g, holo_prompt_entry *e) {
 
 void holo_prompt_cache_free(holo_prompt_cache *pc, holo_gen *g) {
   if (!pc || !pc->e) return;
+  if (g && !pc->s) pc->s = g->s;
   for (uint32_t i = 0; i < pc->cap; i++)
-    if (pc->e[i].used) drop(pc, g, &pc->e[i]);
+    if (pc->e[i].used) drop(pc, &pc->e[i]);
   pc->a.free(pc->a.ctx, pc->e);
   pc->e = 0;
 }
@@ -69,6 +70,7 @@ static void restore(holo_gen *g, const holo_prompt_entry *e, const uint32_t *tok
   for (uint32_t i = 0; i < e->n_tokens; i++) g->history[g->n_history++] = tokens[i]; /* capacity ensured by caller */
   holo_memcpy(g->logits, e->logits, (size_t)g->vocab * 4);
   g->have_logits = true;
+  g->rows_n = 0, g->rows_pos = UINT32_MAX;
 }
 
 static uint64_t value_bytes(holo_gen *g, const uint8_t *d) {
@@ -81,7 +83,7 @@ static uint64_t value_bytes(holo_gen *g, const uint8_t *d) {
 
 /* Evicts least-recently-used entries until `need` more bytes fit; returns a
  * free slot or NULL when the entry alone exceeds the budget. */
-static holo_prompt_entry *make_room(holo_prompt_cache *pc, holo_gen *g, uint64_t need) {
+static holo_prompt_entry *make_room(holo_prompt_cache *pc, uint64_t need) {
   if (pc->budget && need > pc->budget) return 0;
   for (;;) {
     holo_prompt_entry *free_slot = 0, *lru = 0;
@@ -92,7 +94,7 @@ static holo_prompt_entry *make_room(holo_prompt_cache *pc, holo_gen *g, uint64_t
     }
     if (free_slot && (!pc->budget || pc->bytes + need <= pc->budget)) return free_slot;
     if (!lru) return 0;
-    drop(pc, g, lru);
+    drop(pc, lru);
     pc->stats.evictions++;
   }
 }
@@ -143,7 +145,7 @@ static holo_prompt_entry *insert(holo_prompt_cache *pc, holo_gen *g, const uint8
                                  uint8_t (*state)[32], const float *logits) {
   uint64_t bytes = 4 * (uint64_t)g->vocab;
   for (uint32_t k = 0; k < g->n_state; k++) bytes += value_bytes(g, state[k]);
-  holo_prompt_entry *e = make_room(pc, g, bytes);
+  holo_prompt_entry *e = make_room(pc, bytes);
   if (!e) return 0;
   e->logits = pc->a.alloc(pc->a.ctx, 4 * (size_t)g->vocab, 16);
   if (!e->logits) return 0;
@@ -206,6 +208,9 @@ static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_
 holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
                                     uint32_t *reused, holo_error *err) {
   if (!g || !pc || !pc->e || (n && !tokens)) return holo_err(err, HOLO_ERR_ARG, "prefill_cached: NULL argument");
+  if (pc->s && pc->s != g->s)
+    return holo_err(err, HOLO_ERR_ARG, "prefill_cached: the prompt cache holds values of another session");
+  pc->s = g->s;
   if (reused) *reused = 0;
   holo_gen_reset(g);
   if (!n) return HOLO_OK;
@@ -244,7 +249,11 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
   } else {
     pc->stats.misses++;
   }
-  for (uint32_t i = from; i < n && !st; i++) st = holo_gen_feed(g, tokens[i], err);
+  for (uint32_t i = from; i < n && !st;) { /* K tokens per execution for a sequence model */
+    uint32_t c = n - i < g->seq ? n - i : g->seq;
+    st = holo_gen_feed_seq(g, tokens + i, c, err);
+    i += c;
+  }
   if (!st) {
     g->gen_start = g->n_history;
     if (reused) *reused = from;

@@ -62,13 +62,17 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
   if (lv->rank == HOLO_RANK_UNKNOWN || lv->rank == 0 || lv->dims[lv->rank - 1] <= 0)
     return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: the logits' last dimension (the vocabulary) must be static");
   g->vocab = (uint32_t)lv->dims[lv->rank - 1];
+  g->seq = 1;
   for (int which = 0; which < 2; which++) {
     uint32_t p = which ? (uint32_t)m->position_input : m->token_input;
     if (which && m->position_input < 0) continue;
     const holo_ar_value *v = &ar->values[ar->in_ports[p]];
     size_t n = 0;
-    if (v->rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v->dims, v->rank, &n) || n != 1)
-      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must hold exactly one element", which ? "position" : "token", p);
+    if (v->rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v->dims, v->rank, &n) || n < 1 || (which && n != 1) ||
+        n > HOLO_GEN_MAX_SEQ)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must hold %s", which ? "position" : "token", p,
+                      which ? "exactly one element" : "1 to " HOLO_GEN_MAX_SEQ_STR " elements (static)");
+    if (!which) g->seq = (uint32_t)n;
     if (v->dtype != HOLO_DT_I64 && v->dtype != HOLO_DT_I32 && v->dtype != HOLO_DT_F32)
       return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must be i64, i32 or f32", which ? "position" : "token", p);
   }
@@ -112,12 +116,22 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
       return holo_err(err, HOLO_ERR_STATE, "generator: state %u: input %u and output %u differ in dtype", k, g->c.input[k],
                       g->c.output[k]);
   }
+  if (g->seq > 1) {
+    size_t nl = 0;
+    if (!holo_shape_numel(lv->dims, lv->rank, &nl) || nl != (size_t)g->seq * g->vocab)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED,
+                      "generator: a %u-token model needs %u rows of %u logits (one per token), the logits output holds %zu",
+                      g->seq, g->seq, g->vocab, nl);
+  }
   g->n_state = g->c.n;
+  g->rows_pos = UINT32_MAX;
   g->logits = a->alloc(a->ctx, (size_t)g->vocab * 4, 16);
   g->scratch = a->alloc(a->ctx, (size_t)g->vocab * 4, 16);
+  g->prev_logits = a->alloc(a->ctx, (size_t)g->vocab * 4, 16);
+  g->rows = a->alloc(a->ctx, (size_t)g->vocab * 4 * g->seq, 16);
   g->cap_history = 256;
   g->history = a->alloc(a->ctx, g->cap_history * 4, 16);
-  if (!g->logits || !g->scratch || !g->history) {
+  if (!g->logits || !g->scratch || !g->history || !g->prev_logits || !g->rows) {
     holo_gen_free(g);
     return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory");
   }
@@ -148,7 +162,9 @@ void holo_gen_free(holo_gen *g) {
   if (g->logits) g->a.free(g->a.ctx, g->logits);
   if (g->scratch) g->a.free(g->a.ctx, g->scratch);
   if (g->history) g->a.free(g->a.ctx, g->history);
-  g->logits = g->scratch = 0, g->history = 0;
+  if (g->prev_logits) g->a.free(g->a.ctx, g->prev_logits);
+  if (g->rows) g->a.free(g->a.ctx, g->rows);
+  g->logits = g->scratch = g->prev_logits = g->rows = 0, g->history = 0;
 }
 
 static void set_state(holo_gen *g, uint8_t (*st)[32]) {
@@ -163,6 +179,7 @@ void holo_gen_reset(holo_gen *g) {
   g->n_history = 0;
   g->gen_start = 0;
   g->have_logits = false;
+  g->rows_n = 0, g->rows_pos = UINT32_MAX;
 }
 
 void holo_gen_set_inspector(holo_gen *g, const holo_gen_inspector *in) {
@@ -170,18 +187,22 @@ void holo_gen_set_inspector(holo_gen *g, const holo_gen_inspector *in) {
   else holo_memset(&g->insp, 0, sizeof g->insp);
 }
 
-static holo_status intern_scalar(holo_gen *g, uint32_t port, int64_t value, holo_digest *out, holo_error *err) {
+/* n values (n <= HOLO_GEN_MAX_SEQ) in the port's dtype, interned. */
+static holo_status intern_vec(holo_gen *g, uint32_t port, const int64_t *value, uint32_t n, holo_digest *out,
+                              holo_error *err) {
   const holo_archive *ar = holo__archive(g->s);
   uint32_t dt = ar->values[ar->in_ports[port]].dtype;
   union {
-    int64_t i64;
-    int32_t i32;
-    float f32;
+    int64_t i64[HOLO_GEN_MAX_SEQ];
+    int32_t i32[HOLO_GEN_MAX_SEQ];
+    float f32[HOLO_GEN_MAX_SEQ];
   } u;
-  size_t len = dt == HOLO_DT_I64 ? 8 : 4;
-  if (dt == HOLO_DT_I64) u.i64 = value;
-  else if (dt == HOLO_DT_I32) u.i32 = (int32_t)value;
-  else u.f32 = (float)value;
+  size_t len = (dt == HOLO_DT_I64 ? 8 : 4) * (size_t)n;
+  for (uint32_t i = 0; i < n; i++) {
+    if (dt == HOLO_DT_I64) u.i64[i] = value[i];
+    else if (dt == HOLO_DT_I32) u.i32[i] = (int32_t)value[i];
+    else u.f32[i] = (float)value[i];
+  }
   holo_input in = {&u, len, 0, 0};
   return holo__intern_input(g->s, port, &in, out, err);
 }
@@ -200,18 +221,29 @@ static holo_status push_history(holo_gen *g, uint32_t token, holo_error *err) {
   return HOLO_OK;
 }
 
-holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err) {
+holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err) { return holo_gen_feed_seq(g, &token, 1, err); }
+
+holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, holo_error *err) {
   if (!g || !g->logits) return holo_err(err, HOLO_ERR_ARG, "generator is NULL or freed");
-  if (token >= g->vocab) return holo_err(err, HOLO_ERR_ARG, "generator: token %u outside the vocabulary (%u)", token, g->vocab);
-  holo_status st = push_history(g, token, err);
+  if (!tokens || n == 0 || n > g->seq)
+    return holo_err(err, HOLO_ERR_ARG, "generator: feed 1 to %u tokens per execution (got %u)", g->seq, n);
+  int64_t tv[HOLO_GEN_MAX_SEQ], one = g->pos;
+  for (uint32_t i = 0; i < g->seq; i++) {
+    if (i < n && tokens[i] >= g->vocab)
+      return holo_err(err, HOLO_ERR_ARG, "generator: token %u outside the vocabulary (%u)", tokens[i], g->vocab);
+    tv[i] = i < n ? tokens[i] : 0; /* padding: its rows are discarded (masked state) */
+  }
+  holo_status st = HOLO_OK;
+  uint32_t h0 = g->n_history;
+  for (uint32_t i = 0; i < n && !st; i++) st = push_history(g, 0, err); /* capacity */
+  g->n_history = h0;
   if (st) return st;
-  g->n_history--;
   const holo_archive *ar = holo__archive(g->s);
   holo_digest in[64], tok, pos;
   holo_counters before;
   holo_session_counters(g->s, &before);
-  if ((st = intern_scalar(g, g->m.token_input, token, &tok, err))) return st;
-  if (g->m.position_input >= 0 && (st = intern_scalar(g, (uint32_t)g->m.position_input, g->pos, &pos, err))) {
+  if ((st = intern_vec(g, g->m.token_input, tv, g->seq, &tok, err))) return st;
+  if (g->m.position_input >= 0 && (st = intern_vec(g, (uint32_t)g->m.position_input, &one, 1, &pos, err))) {
     holo__release(g->s, &tok);
     return st;
   }
@@ -229,10 +261,21 @@ holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err) {
   if (!st) {
     holo_view v;
     holo__output_view(g->s, g->m.logits_output, &v);
-    if (v.dtype != HOLO_DT_F32 || v.len < (size_t)g->vocab * 4)
-      st = holo_err(err, HOLO_ERR_STATE, "generator: logits output holds %zu bytes, fewer than the vocabulary", v.len);
-    else
-      holo_memcpy(g->logits, (const uint8_t *)v.data + v.len - (size_t)g->vocab * 4, (size_t)g->vocab * 4);
+    size_t row = (size_t)g->vocab * 4;
+    if (v.dtype != HOLO_DT_F32 || v.len < row * g->seq)
+      st = holo_err(err, HOLO_ERR_STATE, "generator: logits output holds %zu bytes, fewer than %u rows of the vocabulary",
+                    v.len, g->seq);
+    else if (g->seq == 1) {
+      holo_memcpy(g->prev_logits, g->logits, row);
+      g->prev_have = g->have_logits;
+      holo_memcpy(g->logits, (const uint8_t *)v.data + v.len - row, row);
+      holo_memcpy(g->rows, g->logits, row);
+    } else {
+      holo_memcpy(g->prev_logits, g->logits, row);
+      g->prev_have = g->have_logits;
+      holo_memcpy(g->rows, (const uint8_t *)v.data + v.len - row * g->seq, row * n);
+      holo_memcpy(g->logits, g->rows + (size_t)(n - 1) * g->vocab, row);
+    }
   }
   holo__release(g->s, &tok);
   if (g->m.position_input >= 0) holo__release(g->s, &pos);
@@ -245,19 +288,53 @@ holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err) {
     holo__release(g->s, D(g->state[k]));
     holo_memcpy(g->state[k], next[k].b, 32);
   }
-  g->history[g->n_history++] = token;
-  g->pos++;
+  for (uint32_t i = 0; i < n; i++) g->history[g->n_history++] = tokens[i];
+  g->rows_pos = g->pos, g->rows_n = n;
+  g->pos += n;
   g->have_logits = true;
   g->stats.steps++;
+  g->stats.tokens += n;
   counters_add(g, &before);
+  return HOLO_OK;
+}
+
+const float *holo_gen_rows(const holo_gen *g, uint32_t i) {
+  return g && g->rows && i < g->rows_n ? g->rows + (size_t)i * g->vocab : 0;
+}
+
+holo_status holo_gen_rewind(holo_gen *g, uint32_t n, holo_error *err) {
+  if (!g || !g->logits) return holo_err(err, HOLO_ERR_ARG, "generator is NULL or freed");
+  if (!g->m.masked_state && g->seq == 1)
+    return holo_err(err, HOLO_ERR_STATE, "generator: rewind needs a model whose state past the position is masked");
+  if (n > g->pos || n > g->n_history)
+    return holo_err(err, HOLO_ERR_STATE, "generator: cannot rewind %u tokens (%u fed)", n, g->pos);
+  if (!n) return HOLO_OK;
+  g->pos -= n;
+  g->n_history -= n;
+  if (g->gen_start > g->n_history) g->gen_start = g->n_history;
+  size_t row = (size_t)g->vocab * 4;
+  if (g->rows_n && g->pos > g->rows_pos && g->pos <= g->rows_pos + g->rows_n) {
+    holo_memcpy(g->logits, g->rows + (size_t)(g->pos - 1 - g->rows_pos) * g->vocab, row);
+    g->have_logits = true;
+  } else if (g->pos == g->rows_pos) {
+    holo_memcpy(g->logits, g->prev_logits, row);
+    g->have_logits = g->prev_have;
+  } else {
+    g->have_logits = false;
+  }
+  /* rows past the new position are no longer "after" fed tokens */
+  if (g->pos < g->rows_pos + g->rows_n) g->rows_n = g->pos > g->rows_pos ? g->pos - g->rows_pos : 0;
   return HOLO_OK;
 }
 
 holo_status holo_gen_prefill(holo_gen *g, const uint32_t *tokens, uint32_t n, holo_error *err) {
   if (n && !tokens) return holo_err(err, HOLO_ERR_ARG, "prefill: tokens is NULL");
-  for (uint32_t i = 0; i < n; i++) {
-    holo_status st = holo_gen_feed(g, tokens[i], err);
+  if (!g) return holo_err(err, HOLO_ERR_ARG, "prefill: generator is NULL");
+  for (uint32_t i = 0; i < n;) {
+    uint32_t c = n - i < g->seq ? n - i : g->seq;
+    holo_status st = holo_gen_feed_seq(g, tokens + i, c, err);
     if (st) return st;
+    i += c;
   }
   g->gen_start = g->n_history;
   return HOLO_OK;
@@ -335,6 +412,7 @@ void holo_gen_snapshot_restore(holo_gen *g, const holo_gen_snapshot *sn) {
   if (sn->n_history < g->n_history) g->n_history = sn->n_history;
   if (g->gen_start > g->n_history) g->gen_start = g->n_history;
   g->have_logits = sn->have_logits;
+  g->rows_n = 0, g->rows_pos = UINT32_MAX;
   holo_memcpy(g->logits, sn->logits, (size_t)g->vocab * 4);
 }
 

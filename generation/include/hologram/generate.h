@@ -133,6 +133,10 @@ bool holo_regex_match(const holo_regex *re, const uint8_t *text, size_t len);
 
 /* ------------------------------------------------------- causal model */
 
+/* Most tokens one execution of a sequence model takes. */
+#define HOLO_GEN_MAX_SEQ 64
+#define HOLO_GEN_MAX_SEQ_STR "64"
+
 /* Which ports are what. Every input port is the token, the position, or a
  * state input; state input contract.input[k] <- output contract.output[k]
  * after each step. Without a contract the archive's STAT section is used. */
@@ -142,9 +146,23 @@ typedef struct holo_causal_model {
   uint32_t logits_output;  /* last dim = vocab; f32 */
   bool has_contract;
   holo_state_contract contract;
+  /* The state's rows past the position are masked (never read by a later
+   * query before they are rewritten), as in the char-LM's KV cache: the
+   * generator may then rewind the position and keep the state label
+   * (holo_gen_rewind), and the speculative draft is rolled back that way.
+   * Implied for a sequence model (token input of K > 1 elements), whose
+   * partial passes write padding rows past the tokens they use. */
+  bool masked_state;
 } holo_causal_model;
 
-/* Fills token_input 0, position none, logits_output 0, no contract. */
+/* Fills token_input 0, position none, logits_output 0, no contract.
+ *
+ * A sequence model (the token input holds K > 1 elements, the position input
+ * one: the first position) feeds up to K tokens per execution; its logits
+ * output holds K rows of `vocab` (row i after token i). holo_gen_feed_seq
+ * feeds n <= K tokens (padding the rest with token 0, whose rows are
+ * discarded); prefill goes K tokens per pass; speculative decoding verifies
+ * K - 1 draft proposals (plus the pending token) in one pass. */
 void holo_causal_model_default(holo_causal_model *m);
 
 typedef struct holo_gen_stats {
@@ -152,6 +170,7 @@ typedef struct holo_gen_stats {
   uint64_t dispatches; /* kernel runs during them */
   uint64_t memo_hits;
   uint64_t elided;
+  uint64_t tokens;     /* tokens fed (> steps for a sequence model) */
 } holo_gen_stats;
 
 /* Per-step inspection: observe sees the logits the sampler will see (after
@@ -193,6 +212,11 @@ typedef struct holo_gen {
   uint32_t gen_start; /* history index where generation (the mask) began */
   holo_gen_inspector insp;
   holo_gen_stats stats;
+  uint32_t seq;        /* tokens per execution (K; 1 for a step graph) */
+  float *rows;         /* seq x vocab logits of the last execution */
+  float *prev_logits;  /* logits before the last execution */
+  uint32_t rows_pos, rows_n; /* position of rows[0], rows filled */
+  bool prev_have;
 } holo_gen;
 
 /* initial: optional state values, one per contract entry (NULL: zeros of the
@@ -205,8 +229,20 @@ void holo_gen_reset(holo_gen *g);
 void holo_gen_set_inspector(holo_gen *g, const holo_gen_inspector *in);
 /* Runs one step on `token`: state advances, logits refresh. */
 holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err);
-/* Feeds n tokens (token by token). */
+/* Feeds n tokens: token by token, or K per execution for a sequence model. */
 holo_status holo_gen_prefill(holo_gen *g, const uint32_t *tokens, uint32_t n, holo_error *err);
+/* One execution on n tokens, 1 <= n <= g->seq (a sequence model pads the
+ * rest). Afterwards holo_gen_rows(g, i) (i < n) are the logits after token i
+ * and the current logits are row n - 1. */
+holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, holo_error *err);
+/* Logits after the i-th token of the last execution (NULL if i >= rows). */
+const float *holo_gen_rows(const holo_gen *g, uint32_t i);
+/* Forgets the last n fed tokens, keeping the state label (its rows past the
+ * new position are masked): needs m.masked_state or a sequence model.
+ * Logits are restored when the new position is covered by the last
+ * execution (or is where it started); else there are none until the next
+ * feed. HOLO_ERR_STATE if the model's state is not masked or n > fed. */
+holo_status holo_gen_rewind(holo_gen *g, uint32_t n, holo_error *err);
 /* Samples the next token from the current logits (inspector applied) without
  * feeding it. Needs at least one fed token. */
 holo_status holo_gen_sample(holo_gen *g, holo_sampler *smp, uint32_t *token, holo_error *err);
@@ -266,6 +302,7 @@ typedef struct holo_prompt_cache_stats {
 } holo_prompt_cache_stats;
 
 typedef struct holo_prompt_cache {
+  holo_session *s; /* of the entries (set by the first insert) */
   holo_allocator a;
   holo_prompt_entry *e;
   uint32_t cap;
@@ -276,7 +313,8 @@ typedef struct holo_prompt_cache {
 
 holo_status holo_prompt_cache_init(holo_prompt_cache *pc, uint32_t max_entries, uint64_t budget_bytes,
                                    holo_warm_store *store, const holo_allocator *a, holo_error *err);
-/* Releases the held values of every entry (g: the generator of its session). */
+/* Releases the held values of every entry (g: a generator of its session,
+ * or NULL: the session the entries were made in, which must still exist). */
 void holo_prompt_cache_free(holo_prompt_cache *pc, holo_gen *g);
 /* Resets g, then restores the longest cached prefix of tokens (table, then
  * store) and feeds the rest; records the whole prompt. *reused: tokens not
@@ -288,15 +326,23 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
 
 typedef struct holo_spec_report {
   uint64_t proposed, accepted, rounds;
-  uint64_t target_steps, draft_steps;
+  uint64_t target_steps, draft_steps; /* executions of each model */
   float acceptance; /* accepted / proposed */
 } holo_spec_report;
 
-/* Greedy speculative decoding: draft proposes k tokens greedily, the target
- * verifies them one step at a time; the accepted prefix is committed, the
- * draft rolls back by restoring a snapshot (labels) and re-feeding the
- * accepted tokens (memo hits). Both generators must have been prefilled
- * with the same prompt. Output equals target-only greedy decoding. */
+/* Greedy speculative decoding. Both generators must have been prefilled
+ * with the same prompt. Output equals target-only greedy decoding.
+ *  - step-graph target (seq 1): the draft proposes k tokens greedily, the
+ *    target verifies them one step at a time;
+ *  - sequence target (seq K > 1): each round the target runs ONE execution
+ *    on [pending, d1 .. dm] (m = min(k, K - 1) draft proposals): row i checks
+ *    proposal i + 1; the accepted prefix is committed, the correction (or
+ *    bonus) token becomes the next pending one, and the rejected rows are
+ *    rolled back by holo_gen_rewind (the output state label is kept, no
+ *    copy). The last pending token is fed at the end, so the target leaves
+ *    as holo_gen_run would (every emitted token fed).
+ * The draft rolls back by holo_gen_rewind if m.masked_state, else by
+ * restoring a snapshot (labels) and re-feeding the accepted tokens. */
 holo_status holo_speculative_run(holo_gen *target, holo_gen *draft, uint32_t k, const holo_gen_options *o,
                                  uint32_t *out, uint32_t cap, uint32_t *n_out, holo_spec_report *rep,
                                  holo_error *err);
