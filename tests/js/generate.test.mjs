@@ -4,7 +4,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import { load, HologramError } from '../../bindings-js/index.js';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { load, init, HologramError } from '../../bindings-js/index.js';
+import { NodeDirWarmStore } from '../../bindings-js/stores/node-dir.js';
 
 const fixture = (n) => fs.readFileSync(new URL(`../fixtures/${n}.holo`, import.meta.url));
 const code = (fn, c, re) => { try { fn(); } catch (e) { assert.instance(e, HologramError); assert.is(e.code, c, e.message); if (re) assert.match(e.message, re); return; } assert.unreachable(c); };
@@ -91,6 +95,187 @@ test('draft char-LM: repeated prompt from the memo, bounded by retainBytes', asy
   assert.equal(c.tokens, a.tokens);
   assert.ok(c.stats.dispatches > 0 && c.stats.memoHits < prompt.length);
   small.dispose();
+});
+
+// ---- the prompt cache (session.setPromptCache / generate({ promptCache })) ----
+const GREEDY = { maxTokens: 6, sampler: { kind: 'greedy' } };
+
+test('prompt cache: a shared prefix is restored, not recomputed (counters)', async () => {
+  const s = await load(fixture('gen-bigram'));
+  const plain = s.generate([1, 2, 3, 4, 5, 6, 7], GREEDY).tokens;
+  const ext = s.generate([1, 2, 3, 4, 5, 6, 7, 8, 9], GREEDY).tokens;
+  const c = await load(fixture('gen-bigram'));
+  c.retainBytes = 0; // no help from the memo: only the prompt cache can skip work
+  const cold = c.generate([1, 2, 3, 4, 5, 6, 7], { ...GREEDY, promptCache: true });
+  assert.equal(cold.tokens, plain);
+  assert.is(cold.stats.prefillComputed, 7);
+  assert.is(cold.stats.prefillReused, 0);
+  const hit = c.generate([1, 2, 3, 4, 5, 6, 7], { ...GREEDY, promptCache: true });
+  assert.equal(hit.tokens, plain);
+  assert.is(hit.stats.prefillReused, 7);
+  assert.is(hit.stats.prefillComputed, 0);
+  assert.is(hit.stats.steps, 6); // only the decode steps ran
+  const longer = c.generate([1, 2, 3, 4, 5, 6, 7, 8, 9], { ...GREEDY, promptCache: true });
+  assert.equal(longer.tokens, ext);
+  assert.is(longer.stats.prefillReused, 7);
+  assert.is(longer.stats.prefillComputed, 2);
+  const pc = c.promptCache;
+  assert.is(pc.lookups, 3); assert.is(pc.hits, 2); assert.is(pc.misses, 1);
+  assert.is(pc.tokensReused, 14); assert.is(pc.entries, 2);
+  assert.is(pc.bytes, 2 * (32 * 4 + 32 * 4)); // state h [1,32] + logits [32], f32
+  // the step API: prefill with the cache
+  const g = c.generator({ sampler: { kind: 'greedy' } });
+  assert.equal(g.prefill([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], { promptCache: true }), { reused: 9, computed: 1 });
+  g.free();
+  c.setPromptCache(null);
+  assert.is(c.promptCache, null);
+  code(() => c.setPromptCache({ maxBytes: 0 }), 'ARG', /maxBytes must be positive/);
+  code(() => c.setPromptCache({ bogus: 1 }), 'ARG', /unknown option/);
+  s.dispose(); c.dispose();
+});
+
+test('prompt cache: bounded by bytes, least recently used evicted', async () => {
+  const s = await load(fixture('gen-bigram'));
+  s.retainBytes = 0;
+  s.setPromptCache({ maxBytes: 600 }); // two entries of 256 bytes
+  const run = (p) => s.generate(p, { ...GREEDY, promptCache: true }).stats;
+  run([1, 2, 3]); run([4, 5, 6]);
+  assert.is(s.promptCache.entries, 2);
+  assert.is(run([1, 2, 3]).prefillReused, 3); // [1,2,3] now most recent
+  run([7, 8, 9]); // evicts [4,5,6]
+  let pc = s.promptCache;
+  assert.is(pc.evictions, 1); assert.is(pc.entries, 2); assert.ok(pc.bytes <= 600);
+  assert.is(run([4, 5, 6]).prefillComputed, 3); // gone: recomputed (and evicts [1,2,3])
+  assert.is(run([7, 8, 9]).prefillReused, 3);
+  assert.is(s.promptCache.evictions, 2);
+  // an entry larger than the bound is not kept
+  s.setPromptCache({ maxBytes: 100 });
+  run([1, 2]); run([1, 2]);
+  pc = s.promptCache;
+  assert.is(pc.entries, 0); assert.is(pc.hits, 0); assert.is(pc.inserts, 0);
+  s.dispose();
+});
+
+test('prompt cache: persisted through a node-dir WarmStore, a new process starts warm', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-pc-'));
+  try {
+    const prompt = [3, 1, 4, 1, 5, 9, 2, 6];
+    const s = await load(fixture('gen-bigram'), { warmStore: new NodeDirWarmStore(dir) });
+    const a = s.generate(prompt, { ...GREEDY, promptCache: true });
+    assert.is(a.stats.prefillComputed, 8);
+    assert.ok(s.promptCache.storePuts >= 2); // the state value + the manifest
+    s.dispose();
+    // a second session on a fresh module instance, same directory
+    const s2 = await load(fixture('gen-bigram'), { warmStore: new NodeDirWarmStore(dir) });
+    const b = s2.generate(prompt, { ...GREEDY, promptCache: true });
+    assert.equal(b.tokens, a.tokens);
+    assert.is(b.stats.prefillReused, 8);
+    assert.is(b.stats.prefillComputed, 0);
+    assert.is(s2.promptCache.storeHits, 1);
+    s2.dispose();
+    // a second process
+    const url = new URL('../../bindings-js/index.js', import.meta.url).href;
+    const store = new URL('../../bindings-js/stores/node-dir.js', import.meta.url).href;
+    const src = `import { load } from ${JSON.stringify(url)}; import { NodeDirWarmStore } from ${JSON.stringify(store)}; import fs from 'node:fs';
+      const s = await load(fs.readFileSync(${JSON.stringify(new URL('../fixtures/gen-bigram.holo', import.meta.url).pathname)}), { warmStore: new NodeDirWarmStore(${JSON.stringify(dir)}) });
+      const r = s.generate(${JSON.stringify(prompt)}, { maxTokens: 6, sampler: { kind: 'greedy' }, promptCache: true });
+      console.log(JSON.stringify({ tokens: r.tokens, stats: r.stats, pc: s.promptCache }));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' });
+    assert.is(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.tokens, a.tokens);
+    assert.is(out.stats.prefillReused, 8);
+    assert.is(out.stats.prefillComputed, 0);
+    assert.is(out.stats.dispatches, out.stats.dispatches); // (decode only)
+    assert.is(out.pc.storeHits, 1);
+    // a corrupted state record is refused (re-hashed against its label): recomputed
+    for (const f of fs.readdirSync(dir)) {
+      const p = path.join(dir, f), b2 = fs.readFileSync(p);
+      if (b2.subarray(0, 7).toString() === 'HOLOWS1') { b2[b2.length - 1] ^= 1; fs.writeFileSync(p, b2); }
+    }
+    const s3 = await load(fixture('gen-bigram'), { warmStore: new NodeDirWarmStore(dir) });
+    const c = s3.generate(prompt, { ...GREEDY, promptCache: true });
+    assert.equal(c.tokens, a.tokens);
+    assert.is(c.stats.prefillComputed, 8);
+    assert.is(s3.promptCache.storeHits, 0);
+    s3.dispose();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// ---- the trained char-LM: prompt cache at the default retain, K-token verify graph ----
+const { convert } = await import('../../compiler/convert.js');
+const charlm = (name) => convert(fs.readFileSync(new URL(`../../models/charlm/${name}.onnx`, import.meta.url))).holo;
+const M = { positionInput: 'pos' };
+const LONG = Array.from(Buffer.from('And God said, Let there be light: and there was light. And God saw'));
+
+test('charlm: a repeated long prompt is a prompt-cache hit whatever the retain cache keeps', async () => {
+  const s = await load(charlm('charlm'));
+  s.retainBytes = 4 << 20; // memory pressure: the memo alone cannot keep 70 steps of KV cache
+  const a = s.generate(LONG, { maxTokens: 4, sampler: { kind: 'greedy' }, model: M });
+  const b = s.generate(LONG, { maxTokens: 4, sampler: { kind: 'greedy' }, model: M });
+  assert.ok(b.stats.dispatches > 0 && b.stats.memoHits < LONG.length);
+  const c = s.generate(LONG, { maxTokens: 4, sampler: { kind: 'greedy' }, model: M, promptCache: true });
+  const d = s.generate(LONG, { maxTokens: 4, sampler: { kind: 'greedy' }, model: M, promptCache: true });
+  for (const r of [b, c, d]) assert.equal(r.tokens, a.tokens);
+  assert.is(d.stats.prefillComputed, 0);
+  assert.is(d.stats.prefillReused, LONG.length);
+  assert.is(d.stats.steps, 4);
+  assert.is(s.promptCache.bytes, 8 * 4 * 128 * 32 * 4 + 256 * 4);
+  s.dispose();
+});
+
+test('charlm-verify (K=4): batched prefill and speculative decoding equal step-graph greedy', async () => {
+  const rt = await init();
+  const step = rt.load(charlm('charlm')), ver = rt.load(charlm('charlm-verify')), draft = rt.load(charlm('draft'));
+  const prompts = [LONG.slice(0, 43), Array.from(Buffer.from('In the beginning')), Array.from(Buffer.from('\n'))];
+  for (const p of prompts) {
+    const ref = step.generate(p, { maxTokens: 40, sampler: { kind: 'greedy' }, model: M });
+    const v = ver.generate(p, { maxTokens: 40, sampler: { kind: 'greedy' }, model: M });
+    assert.equal(v.tokens, ref.tokens, 'verify graph, one token per pass');
+    assert.is(v.stats.steps, Math.ceil(p.length / 4) + 40); // prefill: 4 tokens per execution
+    for (const k of [1, 3]) {
+      for (const masked of [true, false]) {
+        const r = ver.generate(p, { maxTokens: 40, sampler: { kind: 'greedy' }, model: M, speculative: { draft, k, model: { ...M, maskedState: masked } } });
+        assert.equal(r.tokens, ref.tokens, `speculative k=${k} masked=${masked}`);
+        const sp = r.speculative;
+        assert.ok(sp.accepted <= sp.proposed && sp.acceptance >= 0 && sp.acceptance <= 1);
+        assert.ok(sp.targetSteps < 40, `${sp.targetSteps} target executions for 40 tokens`);
+      }
+    }
+    // stop token and maxTokens edge cases match greedy too
+    const stop = ref.tokens[5];
+    const cut = step.generate(p, { maxTokens: 40, stopToken: stop, sampler: { kind: 'greedy' }, model: M }).tokens;
+    const spc = ver.generate(p, { maxTokens: 40, stopToken: stop, sampler: { kind: 'greedy' }, model: M, speculative: { draft, k: 3, model: { ...M, maskedState: true } } });
+    assert.equal(spc.tokens, cut);
+    for (const n of [0, 1, 2, 5]) {
+      const r = ver.generate(p, { maxTokens: n, sampler: { kind: 'greedy' }, model: M, speculative: { draft, k: 3, model: M } });
+      assert.equal(r.tokens, ref.tokens.slice(0, n));
+    }
+  }
+  // the generator after speculate holds every emitted token (as after a greedy loop)
+  const g = ver.generator({ sampler: { kind: 'greedy' }, model: M }), d = draft.generator({ sampler: { kind: 'greedy' }, model: M });
+  g.prefill(prompts[0]); d.prefill(prompts[0]);
+  assert.is(g.seq, 4); assert.is(d.seq, 1);
+  const sp = g.speculate(d, { k: 3, maxTokens: 10 });
+  assert.is(g.position, 43 + 10);
+  const ref = step.generate(prompts[0], { maxTokens: 11, sampler: { kind: 'greedy' }, model: M }).tokens;
+  assert.equal(sp.tokens, ref.slice(0, 10));
+  assert.is(g.sample(), ref[10]);
+  g.rewind(3); // past the last execution's rows: no logits until the next feed
+  assert.is(g.position, 50);
+  code(() => g.sample(), 'STATE', /no logits/);
+  g.feed(ref[7]);
+  assert.is(g.sample(), ref[8]);
+  code(() => d.rewind(1), 'STATE', /masked/);
+  g.free(); d.free();
+  // errors: a draft of another module instance, a non-greedy sampler
+  const other = await load(charlm('draft'));
+  code(() => ver.generate(prompts[1], { model: M, speculative: { draft: other } }), 'ARG', /same module instance/);
+  code(() => ver.generate(prompts[1], { model: M, sampler: { kind: 'default' }, speculative: { draft } }), 'ARG', /greedy/);
+  code(() => ver.generate(prompts[1], { model: M, speculative: {} }), 'ARG', /speculative must be/);
+  other.dispose(); step.dispose(); ver.dispose(); draft.dispose();
 });
 
 test.run();
