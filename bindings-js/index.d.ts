@@ -82,6 +82,12 @@ export interface LoadOptions {
   warmCone?: boolean;
   /** A core module to use instead of the shipped ones (workerd: the wasm binding). */
   wasm?: WasmSource;
+  /**
+   * false: the core computes every input label with its own SHA-256. Default:
+   * where the host has a synchronous SHA-256 (node:crypto in Node, Deno, Bun),
+   * it hashes inputs of 4 KiB and more. Labels are identical either way.
+   */
+  hostHash?: boolean;
 }
 
 /** Archive or module bytes: any typed array or DataView, or an (Shared)ArrayBuffer. */
@@ -192,10 +198,12 @@ export declare class Runtime {
   readonly hasRefine: boolean;
   /** null, or why the instance is unusable (a trap). */
   readonly poisoned: string | null;
-  load(holoBytes: Bytes, options?: Omit<LoadOptions, 'wasm' | 'variant'>): Session;
+  /** true: the host's SHA-256 labels large inputs (see LoadOptions.hostHash). */
+  readonly hostHash: boolean;
+  load(holoBytes: Bytes, options?: Omit<LoadOptions, 'wasm' | 'variant' | 'hostHash'>): Session;
 }
 
-export declare function init(wasm?: WasmSource | null, options?: { variant?: Variant }): Promise<Runtime>;
+export declare function init(wasm?: WasmSource | null, options?: { variant?: Variant; hostHash?: boolean }): Promise<Runtime>;
 
 /** Instantiates a fresh module instance and loads the archive into it. */
 export declare function load(holoBytes: Bytes, options?: LoadOptions): Promise<Session>;

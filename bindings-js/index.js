@@ -10,7 +10,7 @@ const COUNTERS = ['executions', 'dispatches', 'elided', 'memoHits', 'storeHits',
 const REFINE_STATUS = ['converged', 'budgetExhausted', 'repaired', 'failed'];
 const VALIDATORS = { stableLabels: 1, stableBytes: 2 };
 const MAX_STATE = 64, MAX_RANK = 8, LABEL_LEN = 71;
-const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'variant', 'trustStore', 'verifyConstants', 'warmCone', 'wasm']);
+const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'variant', 'trustStore', 'verifyConstants', 'warmCone', 'wasm', 'hostHash']);
 
 /** The core module variants, best first, and the dist/ file of each. */
 export const VARIANTS = Object.freeze(['relaxed', 'simd128', 'scalar']);
@@ -44,6 +44,24 @@ function supported(variant, f = features()) {
 const utf8 = new TextDecoder();
 const isBuffer = (b) => b instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer);
 const compiled = new Map(); // variant -> Promise<WebAssembly.Module | null> (null: not shipped)
+
+// The host's synchronous SHA-256 (node:crypto: Node, Deno, Bun), used by the
+// core for large input labels (docs/decisions.md, host SHA-256). Browsers and workerd
+// without node:crypto have none: the core hashes. Checked once on 'abc'.
+let hostSha256P = null; // Promise<createHash | null>
+function hostSha256() {
+  hostSha256P ??= (async () => {
+    if (typeof globalThis.process?.versions?.node !== 'string' && !globalThis.Deno && !globalThis.Bun) return null;
+    try {
+      const { createHash } = await import('node:crypto');
+      const d = createHash('sha256').update(new Uint8Array([97, 98, 99])).digest();
+      return d.length === 32 && d[0] === 0xba && d[31] === 0xad ? createHash : null;
+    } catch {
+      return null;
+    }
+  })();
+  return hostSha256P;
+}
 
 async function readBytes(url) {
   if (url.protocol === 'file:') {
@@ -98,22 +116,27 @@ async function toModule(wasm) {
  *  - init()                          the best shipped variant this engine runs
  *  - init(undefined, { variant })    that shipped variant
  *  - init(moduleOrBytesOrUrl, { variant? })  a given module; `variant` only names it
+ * options.hostHash: false makes the core compute every input label itself
+ * (default: the host's SHA-256 for large inputs where it has a synchronous
+ * one, node:crypto; labels are identical either way).
  */
 export async function init(wasm, options = {}) {
   const variant = options.variant;
   if (variant !== undefined && !VARIANTS.includes(variant)) throw new HologramError('ARG', `unknown variant '${variant}' (one of ${VARIANTS.join(', ')})`);
-  if (wasm !== undefined && wasm !== null) return new Runtime(await toModule(wasm), variant ?? 'custom');
+  if (options.hostHash !== undefined && typeof options.hostHash !== 'boolean') throw new HologramError('ARG', 'hostHash must be a boolean');
+  const host = { sha256: options.hostHash === false ? null : await hostSha256() };
+  if (wasm !== undefined && wasm !== null) return new Runtime(await toModule(wasm), variant ?? 'custom', host);
   if (variant) {
     if (!supported(variant)) throw new HologramError('UNSUPPORTED', `variant '${variant}' needs ${variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}, which this engine lacks`);
     const m = await shipped(variant);
     if (!m) throw new HologramError('ARG', `variant '${variant}' is not shipped (dist/${FILES[variant]} missing)`);
-    return new Runtime(m, variant);
+    return new Runtime(m, variant, host);
   }
   const f = features(), tried = [];
   for (const v of VARIANTS) {
     if (!supported(v, f)) continue;
     const m = await shipped(v);
-    if (m) return new Runtime(m, v);
+    if (m) return new Runtime(m, v, host);
     tried.push(FILES[v]);
   }
   throw new HologramError('UNSUPPORTED', `no core module this engine can run is shipped (looked for ${tried.join(', ') || 'nothing'})`);
@@ -126,7 +149,7 @@ export async function init(wasm, options = {}) {
  */
 export async function load(holoBytes, options = {}) {
   checkOptions(options);
-  const rt = await init(options.wasm, { variant: options.variant });
+  const rt = await init(options.wasm, { variant: options.variant, hostHash: options.hostHash });
   return rt.load(holoBytes, options, true);
 }
 
@@ -148,13 +171,15 @@ function toU64(v, what) {
 export class Runtime {
   #poisoned = null;
   #raw;
-  constructor(module, variant = 'custom') {
+  #sha256 = null; // node:crypto's createHash when the host hashes large inputs
+  constructor(module, variant = 'custom', host = {}) {
     this.variant = variant;
     this.store = null; // the warm store of the call in progress
     this.storeError = null; // the last exception a warm store threw, if any
     const env = {
       holo_host_store_get: (labelPtr, bytesPP, lenP) => this.#storeGet(labelPtr, bytesPP, lenP),
       holo_host_store_put: (labelPtr, ptr, len) => this.#storePut(labelPtr, ptr, len),
+      holo_host_sha256: (partsPtr, n, outPtr) => this.#hostSha256(partsPtr, n, outPtr),
     };
     let instance;
     try {
@@ -174,6 +199,11 @@ export class Runtime {
       if (x.holo_wasm_layout(i) !== LAYOUT[k]) throw new HologramError('ABI', `wasm layout of ${k} differs from the shim`);
     }
     this.hasRefine = typeof x.holo_wasm_has_refine === 'function' && x.holo_wasm_has_refine() === 1;
+    // Host hashing only with a module that imports it (older builds do not) and agrees on holo_span.
+    if (host && typeof host.sha256 === 'function' && x.holo_wasm_layout(8) === 8 &&
+        WebAssembly.Module.imports(module).some((i) => i.module === 'env' && i.name === 'holo_host_sha256')) this.#sha256 = host.sha256;
+    /** true: input labels of >= 4 KiB (HOLO_HASHER_MIN_BYTES) are hashed by the host's SHA-256 (same labels). */
+    this.hostHash = this.#sha256 !== null;
     if (this.hasRefine) {
       for (const [k, i] of [['refineReport', 5], ['refineReportU64', 6], ['refineArgs', 7]]) {
         if (x.holo_wasm_layout(i) !== LAYOUT[k]) throw new HologramError('ABI', `wasm layout of ${k} differs from the shim`);
@@ -242,6 +272,23 @@ export class Runtime {
       return 1;
     }
   }
+  // SHA-256 of the holo_span parts [{u32 ptr, u32 len}] straight out of wasm memory; 0 = ok.
+  #hostSha256(partsPtr, n, outPtr) {
+    if (!this.#sha256) return 1;
+    try {
+      const mem = this.mem, dv = new DataView(mem), h = this.#sha256('sha256');
+      for (let i = 0; i < n; i++) {
+        const len = dv.getUint32(partsPtr + 8 * i + 4, true);
+        if (len) h.update(new Uint8Array(mem, dv.getUint32(partsPtr + 8 * i, true), len));
+      }
+      const d = h.digest();
+      if (d.length !== 32) return 1;
+      new Uint8Array(mem, outPtr, 32).set(d);
+      return 0;
+    } catch {
+      return 1; // the core hashes instead
+    }
+  }
   #storePut(labelPtr, ptr, len) {
     if (!this.store) return 1;
     try {
@@ -280,7 +327,7 @@ export class Runtime {
     this.store = store;
     let w;
     try {
-      w = this.x.holo_wasm_load(arch, bytes.byteLength, Number(budget & 0xffffffffn), Number(budget >> 32n), flags, store ? 1 : 0, err);
+      w = this.x.holo_wasm_load(arch, bytes.byteLength, Number(budget & 0xffffffffn), Number(budget >> 32n), flags, (store ? 1 : 0) | (this.hostHash ? 2 : 0), err);
     } finally {
       this.store = null;
     }

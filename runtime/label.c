@@ -46,17 +46,23 @@ void holo_put_i64le(uint8_t *p, int64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (uint8_t)(u >> (8 * i));
 }
 
-void holo_content_digest(uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
-                         size_t len, holo_digest *out) {
+size_t holo_content_header(uint32_t dtype, const int64_t *shape, uint32_t rank, uint8_t out[HOLO_CONTENT_HEADER_MAX]) {
   static const char tag[] = "holo/content/v1"; /* sizeof includes the NUL */
-  uint8_t hdr[8 + 8 * HOLO_MAX_RANK];
-  holo_sha256 c;
-  holo_sha256_init(&c);
-  holo_sha256_update(&c, tag, sizeof tag);
+  for (size_t i = 0; i < sizeof tag; i++) out[i] = (uint8_t)tag[i];
+  uint8_t *hdr = out + sizeof tag;
+  if (rank > HOLO_MAX_RANK) rank = HOLO_MAX_RANK; /* callers validate; never overrun */
   holo_put_u32le(hdr, dtype);
   holo_put_u32le(hdr + 4, rank);
   for (uint32_t i = 0; i < rank; i++) holo_put_i64le(hdr + 8 + 8 * i, shape[i]);
-  holo_sha256_update(&c, hdr, 8 + 8 * (size_t)rank);
+  return sizeof tag + 8 + 8 * (size_t)rank;
+}
+
+void holo_content_digest(uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
+                         size_t len, holo_digest *out) {
+  uint8_t hdr[HOLO_CONTENT_HEADER_MAX];
+  holo_sha256 c;
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, hdr, holo_content_header(dtype, shape, rank, hdr));
   holo_sha256_update(&c, bytes, len);
   holo_sha256_final(&c, out->b);
 }

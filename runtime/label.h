@@ -20,6 +20,11 @@ void holo_label_hash_into(holo_sha256 *c, const holo_digest *d);
 void holo_content_digest(uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
                          size_t len, holo_digest *out);
 
+/* The content preimage before the tensor bytes: "holo/content/v1\0", dtype,
+ * rank, dims. Returns its length; content label = SHA-256(header || bytes). */
+#define HOLO_CONTENT_HEADER_MAX (16 + 8 + 8 * HOLO_MAX_RANK)
+size_t holo_content_header(uint32_t dtype, const int64_t *shape, uint32_t rank, uint8_t out[HOLO_CONTENT_HEADER_MAX]);
+
 static inline bool holo_digest_eq(const holo_digest *a, const holo_digest *b) {
   for (int i = 0; i < HOLO_DIGEST_LEN; i++)
     if (a->b[i] != b->b[i]) return false;

@@ -32,6 +32,7 @@ struct holo_session {
   void *scratch;
   size_t scratch_cap;
   holo_counters c;
+  holo_hasher hasher;          /* host SHA-256 for large inputs; sha256 NULL: none */
   bool loading;
 };
 
@@ -428,6 +429,20 @@ static holo_status bind_symbols(holo_session *s, const holo_ar_value *val, const
   return HOLO_OK;
 }
 
+/* The content label of an execute-time input: the host's SHA-256 when one
+ * is installed and the input is large enough, else ours (also when the host
+ * declines). Same preimage, same label either way. */
+static void input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
+                         size_t len, holo_digest *out) {
+  s->c.bytes_hashed += len;
+  if (s->hasher.sha256 && len >= s->hasher.min_bytes) {
+    uint8_t hdr[HOLO_CONTENT_HEADER_MAX];
+    holo_span parts[2] = {{hdr, holo_content_header(dtype, shape, rank, hdr)}, {bytes, len}};
+    if (s->hasher.sha256(s->hasher.ctx, parts, 2, out->b) == HOLO_OK) return;
+  }
+  holo_content_digest(dtype, shape, rank, bytes, len, out);
+}
+
 /* Validates the inputs, binds symbols and computes the input labels. */
 static holo_status label_inputs(holo_session *s, const holo_input *in, uint32_t n, int64_t (*shapes)[HOLO_MAX_RANK],
                                 holo_error *err) {
@@ -460,8 +475,7 @@ static holo_status label_inputs(holo_session *s, const holo_input *in, uint32_t 
     if (need && !in[i].bytes)
       return holo_err(err, HOLO_ERR_ARG, "input %u (%.*s): bytes is NULL", i, (int)val->name.len, val->name.p);
     for (uint32_t d = 0; d < val->rank; d++) shapes[i][d] = shape[d];
-    holo_content_digest(val->dtype, shape, val->rank, in[i].bytes, need, &s->in_digests[i]);
-    s->c.bytes_hashed += need;
+    input_digest(s, val->dtype, shape, val->rank, in[i].bytes, need, &s->in_digests[i]);
   }
   return HOLO_OK;
 }
@@ -583,8 +597,7 @@ holo_status holo__intern_input(holo_session *s, uint32_t i, const holo_input *in
       (need && !in->bytes))
     return holo_err(err, HOLO_ERR_INPUT, "input %u (%.*s): shape or byte length does not match the port", i,
                     (int)val->name.len, val->name.p);
-  holo_content_digest(val->dtype, shape, val->rank, in->bytes, need, out);
-  s->c.bytes_hashed += need;
+  input_digest(s, val->dtype, shape, val->rank, in->bytes, need, out);
   holo_entry *e = holo_arena_find(&s->arena, out);
   if (!e) {
     holo_buf *b;
@@ -740,6 +753,13 @@ void holo_output_free(holo_session *s, holo_output *o) {
 holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes) {
   if (!s) return HOLO_ERR_ARG;
   s->arena.retain = bytes;
+  return HOLO_OK;
+}
+
+holo_status holo_session_set_hasher(holo_session *s, const holo_hasher *h) {
+  if (!s) return HOLO_ERR_ARG;
+  if (h && h->sha256) s->hasher = *h;
+  else s->hasher = (holo_hasher){0, 0, 0};
   return HOLO_OK;
 }
 

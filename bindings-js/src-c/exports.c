@@ -12,6 +12,9 @@
 
 IMPORT(holo_host_store_get) int host_store_get(const char *label, const uint8_t **bytes, size_t *len);
 IMPORT(holo_host_store_put) int host_store_put(const char *label, const uint8_t *bytes, size_t len);
+/* SHA-256 of parts[0] || ... || parts[n-1] into out[32]; 0 on success. Only
+ * called when JS said at load that the host has one (holo_wasm_load). */
+IMPORT(holo_host_sha256) int host_sha256(const holo_span *parts, uint32_t n, uint8_t *out);
 
 static holo_heap HEAP;
 
@@ -45,9 +48,18 @@ static holo_status st_put(void *ctx, const char *label, const uint8_t *bytes, si
   return host_store_put(label, bytes, len) == 0 ? HOLO_OK : HOLO_ERR_STORE;
 }
 
+static holo_status host_hash(void *ctx, const holo_span *parts, uint32_t n, uint8_t out[32]) {
+  (void)ctx;
+  return host_sha256(parts, n, out) == 0 ? HOLO_OK : HOLO_ERR_UNSUPPORTED;
+}
+
+/* host: bit 0 the host has a warm store (holo_host_store_get/put), bit 1 a
+ * synchronous SHA-256 (holo_host_sha256), used for large input labels. */
+enum { WASM_HOST_STORE = 1u, WASM_HOST_SHA256 = 2u };
+
 EXPORT(holo_wasm_load)
 wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, uint32_t budget_hi,
-                        uint32_t flags, uint32_t use_store, holo_error *err) {
+                        uint32_t flags, uint32_t host, holo_error *err) {
   wasm_session *w = holo_heap_alloc(&HEAP, sizeof *w, 16);
   if (!w) {
     err->status = HOLO_ERR_MEMORY;
@@ -56,10 +68,14 @@ wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, 
   holo_cpu_backend_init(&w->be);
   w->store = (holo_warm_store){w, st_get, st_put};
   w->last_get = 0;
-  holo_options opt = {&ALLOC, (uint64_t)budget_hi << 32 | budget_lo, use_store ? &w->store : 0, flags};
+  holo_options opt = {&ALLOC, (uint64_t)budget_hi << 32 | budget_lo, (host & WASM_HOST_STORE) ? &w->store : 0, flags};
   if (holo_session_load(archive, len, &w->be, &opt, &w->s, err) != HOLO_OK) {
     holo_heap_free(&HEAP, w);
     return 0;
+  }
+  if (host & WASM_HOST_SHA256) {
+    holo_hasher h = {0, host_hash, HOLO_HASHER_MIN_BYTES};
+    holo_session_set_hasher(w->s, &h);
   }
   if (w->last_get) holo_heap_free(&HEAP, (void *)w->last_get);
   w->last_get = 0;
@@ -159,6 +175,7 @@ EXPORT(holo_wasm_layout) uint32_t wasm_layout(uint32_t which) {
   case 5: return sizeof(holo_refine_report);
   case 6: return __builtin_offsetof(holo_refine_report, dispatches);
   case 7: return sizeof(wasm_refine_args);
+  case 8: return sizeof(holo_span);
   default: return 0;
   }
 }

@@ -48,11 +48,11 @@ function inspect(file) {
   return JSON.parse(r.stdout);
 }
 
-test('every core module imports only env.holo_host_store_get / env.holo_host_store_put', () => {
+test('every core module imports only env.holo_host_sha256 / env.holo_host_store_get / env.holo_host_store_put', () => {
   assert.ok(shipped.includes('hologram-simd128.wasm'));
   for (const w of shipped) {
     const { imports, exports } = inspect(join(PKG, 'dist', w));
-    assert.equal(imports.map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), ['env.holo_host_store_get:function', 'env.holo_host_store_put:function'], w);
+    assert.equal(imports.map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function'], w);
     assert.ok(exports.some((e) => e.name === 'memory' && e.kind === 'memory'));
   }
 });

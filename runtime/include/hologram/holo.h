@@ -54,6 +54,32 @@ typedef struct holo_options {
   uint32_t flags;                  /* HOLO_OPT_* */
 } holo_options;
 
+/* A byte range (for the parts of a hash preimage). */
+typedef struct holo_span {
+  const void *data;
+  size_t len;
+} holo_span;
+
+/* A host SHA-256, for hosts with a faster one than the runtime's portable
+ * code (node:crypto's is several times faster than ours compiled to wasm).
+ * sha256 writes the SHA-256 of parts[0] || ... || parts[n-1] to out and
+ * returns HOLO_OK; any other status makes the runtime hash with its own
+ * SHA-256 instead (out is then overwritten). It only changes who computes
+ * the hash: labels are byte-identical with or without it. The runtime calls
+ * it for execute-time input content labels (holo_execute*, refinement and
+ * generation inputs) of at least min_bytes tensor bytes; smaller inputs are
+ * hashed by the runtime, where the host call would cost more than it saves. */
+typedef struct holo_hasher {
+  void *ctx;
+  holo_status (*sha256)(void *ctx, const holo_span *parts, uint32_t n, uint8_t out[32]);
+  size_t min_bytes;
+} holo_hasher;
+
+/* The min_bytes the wasm module uses with node:crypto (docs/decisions.md). */
+#ifndef HOLO_HASHER_MIN_BYTES
+#define HOLO_HASHER_MIN_BYTES ((size_t)4 << 10)
+#endif
+
 /* Values no execution needs any more stay resident as a cache (for elision
  * and memo hits) up to this many bytes, least recently used evicted first;
  * change it with holo_session_set_retain_bytes (UINT64_MAX: keep all the
@@ -147,6 +173,9 @@ holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
  * evicted lazily, at the next allocation. */
 holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes);
 holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes);
+/* Installs a host SHA-256 (copied; its ctx is borrowed until the session is
+ * freed or the hasher replaced); NULL or a NULL sha256 removes it. */
+holo_status holo_session_set_hasher(holo_session *s, const holo_hasher *h);
 
 /* MemWarmStore: an in-memory store (a list of records) over an allocator. */
 typedef struct holo_mem_store {
