@@ -12,15 +12,15 @@
 // onProgress(stage, done, total): called as the conversion advances; stages
 //   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
 // fuse: default true — the kernel-contract rewrites (docs/converter.md):
-//   fuse-matmul-bias, fuse-relu, pack-weights (holo.PackB at load +
+//   fuse-layernorm, fuse-matmul-bias, fuse-relu, fuse-clip, pack-weights (holo.PackB at load +
 //   holo.MatMulPacked). Same output bytes as the unfused graph; `fuse: false`
 //   emits the op-for-op graph.
 //
 // Pipeline: decode (onnx-reader) -> import values -> normalize every node to its
 // opset-18 form with explicit attribute defaults (onnx-ops), inferring shapes
 // and folding constants as it goes -> rewrites: remove-identity,
-// fuse-batchnorm, fold-constants, dead-nodes, then (fuse) fuse-matmul-bias,
-// fuse-relu, pack-weights, dead-nodes -> backend check -> GraphBuilder
+// fuse-batchnorm, fold-constants, dead-nodes, then (fuse) fuse-layernorm,
+// fuse-matmul-bias, fuse-relu, fuse-clip, pack-weights, dead-nodes -> backend check -> GraphBuilder
 // -> writeHolo. Anything that cannot be converted exactly throws an Error
 // naming the op, the node and what is missing.
 import { readModel, dtypeName } from './onnx-reader.js';
@@ -33,8 +33,9 @@ import { foldNode, foldConstants } from './rewrites/fold-constants.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
-import { fuseRelu } from './rewrites/fuse-relu.js';
+import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
 import { packWeights } from './rewrites/pack-weights.js';
+import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 
 export const MIN_OPSET = 6;
 export const MAX_OPSET = 18;
@@ -238,8 +239,10 @@ export function convert(onnxBytes, opts = {}) {
   // kernel-contract fusions run after folding: holo.PackB must stay a node
   // (the runtime computes it once at load) rather than fold into the archive
   if (opts.fuse !== false) {
+    fuseLayerNorm(ir);
     fuseMatMulBias(ir);
     fuseRelu(ir);
+    fuseClip(ir);
     packWeights(ir);
     removeDeadNodes(ir);
   }

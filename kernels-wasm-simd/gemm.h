@@ -11,6 +11,8 @@
  *   v = v + beta * bias(i,j)          (when bias && bias_scaled)
  *   v = v + bias(i,j)                 (when bias && !bias_scaled)
  *   v = v < 0 ? 0 : v                 (when relu; NaN and -0 pass through)
+ *   v = v < lo ? lo : v               (when lo_on; the Clip kernel's min step)
+ *   v = v > hi ? hi : v               (when hi_on; the Clip kernel's max step)
  * A variant may compute many elements at once (SIMD lanes across j,
  * register tiles across i and j) but never reorders one element's sum.
  * Exactly one variant file defines holo_gemm_f32 in a given build:
@@ -47,6 +49,10 @@ typedef struct holo_gemm {
   bool bias_scaled;
   float beta;
   bool relu;
+  /* a fused Clip (holo_activation = "Clip"): exactly the Clip kernel's two
+   * compares on the epilogue's value, so NaN passes and -0 stays -0 */
+  bool lo_on, hi_on;
+  float lo, hi;
 } holo_gemm;
 
 /* Computes g->C. Defined by the build's variant file. */
@@ -87,6 +93,8 @@ static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float 
     v = v + b;
   }
   if (g->relu) v = v < 0.0f ? 0.0f : v;
+  if (g->lo_on) v = v < g->lo ? g->lo : v;
+  if (g->hi_on) v = v > g->hi ? g->hi : v;
   return v;
 }
 

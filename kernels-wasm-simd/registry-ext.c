@@ -66,6 +66,7 @@ K(pad)
 K(gather)
 K(expand)
 K(layernorm)
+K(layernormsteps)
 K(gatherelements)
 K(trilu)
 K(split)
@@ -138,6 +139,8 @@ static const holo_kernel kernels_ext[] = {
     {"Gather", "Gather/any/scalar/1", holo_k_gather_infer, holo_k_gather_run},
     {"Expand", "Expand/any/scalar/1", holo_k_expand_infer, holo_k_expand_run},
     {"LayerNormalization", "LayerNormalization/f32/scalar/1", holo_k_layernorm_infer, holo_k_layernorm_run},
+    {"holo.LayerNormSteps", "holo.LayerNormSteps/f32/scalar/1", holo_k_layernormsteps_infer,
+     holo_k_layernormsteps_run},
     {"Squeeze", "Squeeze/any/view/1", holo_k_squeeze_infer, holo_k_view_run},
     {"Unsqueeze", "Unsqueeze/any/view/1", holo_k_unsqueeze_infer, holo_k_view_run},
     {"GatherElements", "GatherElements/any/scalar/1", holo_k_gatherelements_infer, holo_k_gatherelements_run},

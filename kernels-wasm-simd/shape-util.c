@@ -1,5 +1,7 @@
 #include "shape-util.h"
 
+#include "gemm.h"
+
 #include "hologram/fmt.h"
 
 holo_status holo_k_fail(holo_kernel_call *c, holo_status st, const char *fmt, ...) {
@@ -293,4 +295,26 @@ holo_status holo_k_axis_op_infer(holo_kernel_call *c, const char *op) {
   if ((st = holo_k_axis_attr(c, op, &axis))) return st;
   const holo_tensor *x = &c->inputs[0];
   return holo_k_set_output(c, op, 0, HOLO_DT_F32, x->rank, x->shape);
+}
+
+holo_status holo_k_gemm_act(holo_kernel_call *c, const char *op, struct holo_gemm *g) {
+  const holo_attr *a = holo_attr_find(c, "holo_activation");
+  if (!a) return HOLO_OK;
+  if (holo_attr_string_is(c, "holo_activation", "Relu")) {
+    g->relu = true;
+    return HOLO_OK;
+  }
+  if (holo_attr_string_is(c, "holo_activation", "Clip")) {
+    const holo_attr *lo = holo_attr_find(c, "holo_clip_min"), *hi = holo_attr_find(c, "holo_clip_max");
+    if ((lo && lo->type != HOLO_ATTR_FLOAT) || (hi && hi->type != HOLO_ATTR_FLOAT))
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: holo_clip_min / holo_clip_max must be FLOAT", op);
+    g->lo_on = lo != 0;
+    g->hi_on = hi != 0;
+    g->lo = holo_attr_float(c, "holo_clip_min", 0.0f);
+    g->hi = holo_attr_float(c, "holo_clip_max", 0.0f);
+    return HOLO_OK;
+  }
+  return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
+                     "%s: holo_activation must be the STRING \"Relu\" or \"Clip\" (the fused activations)",
+                     op);
 }

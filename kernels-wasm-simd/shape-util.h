@@ -114,6 +114,14 @@ typedef struct holo_k_win2d {
 /* kernel: the kernel dims taken from a weight tensor (the kernel_shape
  * attribute, if present, must agree), or NULL when kernel_shape is required.
  * ceil_mode is read only when use_ceil. */
+/* The fused epilogue activation of Gemm, Conv, MatMul and holo.MatMulPacked
+ * (docs/kernels.md): attribute holo_activation = "Relu", or "Clip" with
+ * optional FLOAT attributes holo_clip_min / holo_clip_max (an absent bound
+ * does not clip, as in Clip). Sets g->relu / lo_on / lo / hi_on / hi; any
+ * other value fails UNSUPPORTED naming op. */
+struct holo_gemm;
+holo_status holo_k_gemm_act(holo_kernel_call *c, const char *op, struct holo_gemm *g);
+
 holo_status holo_k_window2d(holo_kernel_call *c, const char *op, const int64_t *in_hw,
                             const int64_t *kernel, bool use_ceil, holo_k_win2d *w);
 

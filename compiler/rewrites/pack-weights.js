@@ -24,6 +24,18 @@ function rowBias(ir, name, N) {
   return last === 1 || last === N;
 }
 
+// Gemm's A must be 2-D (MatMulPacked would accept any rank): known from its
+// shape, or — where the converter could not infer it — from a Reshape to a
+// constant 2-element shape (torch's out-projection after attention).
+function rank2(ir, name) {
+  const v = ir.get(name);
+  if (Array.isArray(v?.shape)) return v.shape.length === 2;
+  const p = ir.producer(name);
+  if (!p || p.op !== 'Reshape') return false;
+  const s = ir.get(p.inputs[1]);
+  return !!s && s.kind === 'const' && Array.isArray(s.shape) && s.shape.length === 1 && s.shape[0] === 2;
+}
+
 export function packWeights(ir) {
   let packed = 0;
   const packs = new Map(); // `${B}\0${transB}` -> Bp name
@@ -43,12 +55,12 @@ export function packWeights(ir) {
     if (!a || !b || !y || a.dtype !== DT.f32 || b.dtype !== DT.f32 || y.dtype !== DT.f32) continue;
     if (b.kind !== 'const' || !Array.isArray(b.shape) || b.shape.length !== 2) continue;
     // MatMul with a 2-D B: A of any rank >= 1 (an unknown rank is fine: both ops refuse a scalar)
-    if (Array.isArray(a.shape) ? a.shape.length < 1 : n.op === 'Gemm') continue;
+    if (Array.isArray(a.shape) ? a.shape.length < 1 : n.op === 'Gemm' && !rank2(ir, n.inputs[0])) continue;
     const act = n.attrs.holo_activation;
-    if (act && !(act.type === 'string' && act.value === 'Relu')) continue;
+    if (act && !(act.type === 'string' && (act.value === 'Relu' || act.value === 'Clip'))) continue;
     let transB = 0, bias = n.inputs[2] || '';
     if (n.op === 'Gemm') {
-      if (a.shape.length !== 2 || attr(n, 'transA', 0) !== 0) continue;
+      if (!rank2(ir, n.inputs[0]) || attr(n, 'transA', 0) !== 0) continue;
       transB = attr(n, 'transB', 0);
       if (transB !== 0 && transB !== 1) continue;
       if (attr(n, 'alpha', 1) !== 1) continue;
@@ -61,7 +73,8 @@ export function packWeights(ir) {
     const bp = packOf(b.name, transB, K, N, n);
     n.op = 'holo.MatMulPacked';
     n.inputs = bias ? [n.inputs[0], bp, bias] : [n.inputs[0], bp];
-    n.attrs = act ? { n: A.int(N), holo_activation: act } : { n: A.int(N) };
+    const { holo_clip_min: cmin, holo_clip_max: cmax } = n.attrs;
+    n.attrs = act ? { n: A.int(N), holo_activation: act, ...(cmin ? { holo_clip_min: cmin } : {}), ...(cmax ? { holo_clip_max: cmax } : {}) } : { n: A.int(N) };
     packed++;
   }
   if (packed) ir.log.push(`pack-weights: ${packed} MatMul/Gemm -> holo.MatMulPacked, ${packs.size} holo.PackB (computed at load)`);

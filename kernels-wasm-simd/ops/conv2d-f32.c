@@ -5,7 +5,13 @@
  * sums w[c,kh,kw] * x products in ascending (c, kh, kw) order from +0 and
  * then adds the bias; a padding position contributes w * 0 (so an infinite
  * or NaN weight next to padding gives NaN, as zero padding means).
- * Optional `holo_activation` = "Relu" applies Relu after the bias.
+ * Optional `holo_activation` = "Relu" applies Relu after the bias, "Clip"
+ * (holo_clip_min / holo_clip_max) the Clip kernel's compares (gemm.h).
+ *
+ * A 1x1 convolution with stride 1 and no padding whose output plane is a
+ * multiple of 4 skips im2col: X's channel planes already are the GEMM's B
+ * rows (B(c, p) = X[c*plane + p], unpacked, ldb = plane), and the core's
+ * order contract does not depend on B's layout — same bytes, one pass less.
  *
  * Depthwise convolutions (one input and one output channel per group) skip
  * im2col and the core (a 1-row GEMM per channel): conv_depthwise computes
@@ -13,12 +19,26 @@
  * acc = acc + w[kh,kw] * x for (kh, kw) ascending, a padding tap adding
  * w * 0 — then the same epilogue, so the bytes (and the identity) are
  * unchanged. Its inner loop runs along an output row (vectorizable: lanes
- * are independent output elements). */
+ * are independent output elements). The SIMD128 build (strides 1 and 2 along
+ * the width) first copies each channel into a zero-padded plane in the
+ * workspace, so every tap is a plain vector load (a padding tap reads +0 and
+ * adds w * 0, as the scalar loop does) and 4 outputs of a row are computed
+ * per step, each lane with the scalar loop's operations in its order. The
+ * channels are split into at most DW_TASKS tasks (a rule of the shape only)
+ * run through the call's parallel_for hook, each with its own padded plane:
+ * every output is one task's, so the bytes never depend on the threads. */
 #include "../gemm.h"
 #include "../shape-util.h"
 
-#ifdef __wasm_relaxed_simd__
+#ifdef __wasm_simd128__
 #include <wasm_simd128.h>
+#endif
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#ifdef __wasm_relaxed_simd__
 /* The relaxed build's core multiplies-adds with f32x4.relaxed_madd (fused
  * where the engine fuses); the depthwise kernel does the same so its bytes
  * stay those of the core under the relaxed identities. A padding tap adds
@@ -85,25 +105,23 @@ static bool conv_is_depthwise(const conv_geom *g) {
   return g->Cg == 1 && g->Mg == 1 && g->w.k[0] > 0 && g->w.k[1] > 0;
 }
 
-static size_t conv_ws_floats(const conv_geom *g) {
-  if (conv_is_depthwise(g)) return (size_t)g->w.out[1]; /* one row of accumulators */
-  size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
-  size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
-  size_t pc = plane < CONV_CHUNK ? plane : CONV_CHUNK;
-  return holo_gemm_packed_floats(K, pc);
-}
 
-/* Depthwise direct kernel (see the header comment). acc: OW floats. */
+/* Depthwise direct kernel, scalar reference (see the header comment):
+ * channels [c0, c1) of the N*C (image, channel) pairs. acc: OW floats.
+ * epi holds the fused activation (its bias is set per channel here). */
 static void conv_depthwise(const conv_geom *g, const float *X, const float *Wt, const float *B, float *Y,
-                           bool relu, float *acc) {
+                           const holo_gemm *epi, float *acc, size_t c0, size_t c1) {
   const holo_k_win2d *w = &g->w;
   const int64_t H = w->in[0], W = w->in[1], OH = w->out[0], OW = w->out[1];
   const int64_t kH = w->k[0], kW = w->k[1], s0 = w->stride[0], s1 = w->stride[1];
-  for (size_t n = 0; n < g->N; n++) {
-    for (size_t ch = 0; ch < g->C; ch++) {
+  holo_gemm e = *epi;
+  for (size_t nc = c0; nc < c1; nc++) {
+    {
+      const size_t n = nc / g->C, ch = nc % g->C;
       const float *xp = X + (n * g->C + ch) * (size_t)(H * W);
       const float *wp = Wt + ch * (size_t)(kH * kW);
       float *yp = Y + (n * g->M + ch) * (size_t)(OH * OW);
+      e.bias = B ? B + ch : 0;
       for (int64_t oh = 0; oh < OH; oh++) {
         for (int64_t ow = 0; ow < OW; ow++) acc[ow] = 0.0f;
         for (int64_t kh = 0; kh < kH; kh++) {
@@ -141,17 +159,191 @@ static void conv_depthwise(const conv_geom *g, const float *X, const float *Wt, 
           }
         }
         float *yr = yp + oh * OW;
-        if (B) {
-          const float b = B[ch];
-          for (int64_t ow = 0; ow < OW; ow++) acc[ow] = acc[ow] + b;
-        }
-        if (relu)
-          for (int64_t ow = 0; ow < OW; ow++) yr[ow] = acc[ow] < 0.0f ? 0.0f : acc[ow];
-        else
-          for (int64_t ow = 0; ow < OW; ow++) yr[ow] = acc[ow];
+        /* bias (brs = bcs = 0: the channel's one value), Relu / Clip */
+        for (int64_t ow = 0; ow < OW; ow++) yr[ow] = holo_gemm_epi(&e, 0, 0, acc[ow]);
       }
     }
   }
+}
+
+/* at most this many depthwise tasks (each with its own workspace slot) */
+#define DW_TASKS 8
+
+static size_t dw_tasks(const conv_geom *g) {
+  size_t nc = g->N * g->C;
+  return nc < DW_TASKS ? nc : DW_TASKS;
+}
+
+#ifdef __wasm_simd128__
+#define DW_SIMD 1
+#ifdef __wasm_relaxed_simd__
+#define DW_MADD(acc, w, x) wasm_f32x4_relaxed_madd((w), (x), (acc))
+#else
+#define DW_MADD(acc, w, x) wasm_f32x4_add((acc), wasm_f32x4_mul((w), (x)))
+#endif
+
+/* Padded-plane geometry of the SIMD depthwise path: Hp rows of Wp floats
+ * cover every tap of every output (rounded up to 4 per row, plus the
+ * second load of a stride-2 step). */
+static bool dw_simd_ok(const holo_k_win2d *w) { return w->stride[1] == 1 || w->stride[1] == 2; }
+static void dw_pad_geom(const holo_k_win2d *w, int64_t *Hp, int64_t *Wp) {
+  const int64_t OWr = (w->out[1] + 3) & ~(int64_t)3;
+  *Hp = (w->out[0] - 1) * w->stride[0] + (w->k[0] - 1) * w->dil[0] + 1;
+  *Wp = (OWr - 1) * w->stride[1] + (w->k[1] - 1) * w->dil[1] + 1 + 4;
+}
+
+/* The vector epilogue of 4 outputs of one channel: holo_gemm_epi's steps. */
+static inline __attribute__((always_inline)) v128_t dw_epi4(const holo_gemm *e, v128_t v, v128_t b) {
+  if (e->bias) v = wasm_f32x4_add(v, b);
+  if (e->relu) v = wasm_v128_andnot(v, wasm_f32x4_lt(v, wasm_f32x4_splat(0.0f)));
+  if (e->lo_on) {
+    const v128_t lo = wasm_f32x4_splat(e->lo);
+    v = wasm_v128_bitselect(lo, v, wasm_f32x4_lt(v, lo));
+  }
+  if (e->hi_on) {
+    const v128_t hi = wasm_f32x4_splat(e->hi);
+    v = wasm_v128_bitselect(hi, v, wasm_f32x4_gt(v, hi));
+  }
+  return v;
+}
+
+/* 4 outputs (ow0..ow0+3) of padded row pointer r (tap (0,0) of ow0):
+ * acc = +0, then acc + w*x for (kh, kw) ascending. S1 and the kernel dims
+ * are constants after inlining for the common 3x3 cases. */
+static inline __attribute__((always_inline)) v128_t dw_vec(const float *r, const float *wp, int64_t kH,
+                                                            int64_t kW, int64_t rstep, int64_t d1, int S1) {
+  v128_t acc = wasm_f32x4_splat(0.0f);
+  for (int64_t kh = 0; kh < kH; kh++, r += rstep) {
+    for (int64_t kw = 0; kw < kW; kw++) {
+      const float *q = r + kw * d1;
+      v128_t x;
+      if (S1 == 1) x = wasm_v128_load(q);
+      else x = wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
+      acc = DW_MADD(acc, wasm_f32x4_splat(wp[kh * kW + kw]), x);
+    }
+  }
+  return acc;
+}
+
+static inline __attribute__((always_inline)) void dw_rows(const holo_k_win2d *w, const float *P, int64_t Wp,
+                                                          const float *wp, const holo_gemm *e, v128_t b,
+                                                          float *yp, int64_t kH, int64_t kW, int S1) {
+  const int64_t OH = w->out[0], OW = w->out[1], s0 = w->stride[0], d0 = w->dil[0], d1 = w->dil[1];
+  for (int64_t oh = 0; oh < OH; oh++) {
+    const float *pr = P + oh * s0 * Wp;
+    float *yr = yp + oh * OW;
+    int64_t ow0 = 0;
+    for (; ow0 + 4 <= OW; ow0 += 4)
+      wasm_v128_store(yr + ow0, dw_epi4(e, dw_vec(pr + ow0 * S1, wp, kH, kW, d0 * Wp, d1, S1), b));
+    if (ow0 < OW) {
+      float t[4];
+      wasm_v128_store(t, dw_epi4(e, dw_vec(pr + ow0 * S1, wp, kH, kW, d0 * Wp, d1, S1), b));
+      for (int64_t q = 0; ow0 + q < OW; q++) yr[ow0 + q] = t[q];
+    }
+  }
+}
+
+static __attribute__((noinline)) void dw_rows_3x3_s1(const holo_k_win2d *w, const float *P, int64_t Wp,
+                                                      const float *wp, const holo_gemm *e, v128_t b, float *yp) {
+  dw_rows(w, P, Wp, wp, e, b, yp, 3, 3, 1);
+}
+static __attribute__((noinline)) void dw_rows_3x3_s2(const holo_k_win2d *w, const float *P, int64_t Wp,
+                                                      const float *wp, const holo_gemm *e, v128_t b, float *yp) {
+  dw_rows(w, P, Wp, wp, e, b, yp, 3, 3, 2);
+}
+static __attribute__((noinline)) void dw_rows_any(const holo_k_win2d *w, const float *P, int64_t Wp,
+                                                   const float *wp, const holo_gemm *e, v128_t b, float *yp) {
+  if (w->stride[1] == 1) dw_rows(w, P, Wp, wp, e, b, yp, w->k[0], w->k[1], 1);
+  else dw_rows(w, P, Wp, wp, e, b, yp, w->k[0], w->k[1], 2);
+}
+
+/* SIMD depthwise over (image, channel) pairs [c0, c1); P: Hp*Wp floats. */
+static void conv_depthwise_simd(const conv_geom *g, const float *X, const float *Wt, const float *B, float *Y,
+                                const holo_gemm *epi, float *P, size_t c0, size_t c1) {
+  const holo_k_win2d *w = &g->w;
+  const int64_t H = w->in[0], W = w->in[1], OH = w->out[0], OW = w->out[1];
+  const int64_t kH = w->k[0], kW = w->k[1], pt = w->pad_begin[0], pl = w->pad_begin[1];
+  int64_t Hp, Wp;
+  dw_pad_geom(w, &Hp, &Wp);
+  /* the columns of P that hold X (the rest stay +0 for every channel) */
+  const int64_t cb = pl < 0 ? 0 : pl > Wp ? Wp : pl;
+  int64_t ce = pl + W > Wp ? Wp : pl + W;
+  if (ce < cb) ce = cb;
+  const int64_t iw0 = cb - pl;
+  for (int64_t i = 0; i < Hp * Wp; i++) P[i] = 0.0f;
+  holo_gemm e = *epi;
+  for (size_t nc = c0; nc < c1; nc++) {
+    const size_t n = nc / g->C, ch = nc % g->C;
+    const float *xp = X + (n * g->C + ch) * (size_t)(H * W);
+    for (int64_t r = 0; r < Hp; r++) {
+      const int64_t ih = r - pt;
+      float *pr = P + r * Wp;
+      if (ih < 0 || ih >= H) continue; /* a padding row: stays +0 */
+      const float *xr = xp + ih * W + iw0;
+      for (int64_t c = cb; c < ce; c++) pr[c] = xr[c - cb];
+    }
+    e.bias = B ? B + ch : 0;
+    const v128_t b = wasm_f32x4_splat(B ? B[ch] : 0.0f);
+    const float *wp = Wt + ch * (size_t)(kH * kW);
+    float *yp = Y + (n * g->M + ch) * (size_t)(OH * OW);
+    if (kH == 3 && kW == 3 && w->stride[1] == 1) dw_rows_3x3_s1(w, P, Wp, wp, &e, b, yp);
+    else if (kH == 3 && kW == 3) dw_rows_3x3_s2(w, P, Wp, wp, &e, b, yp);
+    else dw_rows_any(w, P, Wp, wp, &e, b, yp);
+  }
+}
+#else
+#define DW_SIMD 0
+#endif
+
+/* Workspace floats per depthwise task slot. */
+static size_t dw_slot_floats(const conv_geom *g) {
+#if DW_SIMD
+  if (dw_simd_ok(&g->w)) {
+    int64_t Hp, Wp;
+    dw_pad_geom(&g->w, &Hp, &Wp);
+    return (size_t)(Hp * Wp);
+  }
+#endif
+  return (size_t)g->w.out[1]; /* one row of accumulators */
+}
+
+typedef struct dw_job {
+  const conv_geom *g;
+  const float *X, *Wt, *B;
+  float *Y, *ws;
+  const holo_gemm *epi;
+  size_t per, slot; /* (image, channel) pairs per task; workspace floats per slot */
+  bool shared_slot; /* serial run: every task uses slot 0 */
+} dw_job;
+
+static void dw_task(void *arg, uint32_t t) {
+  const dw_job *J = arg;
+  size_t nc = J->g->N * J->g->C, c0 = (size_t)t * J->per, c1 = c0 + J->per > nc ? nc : c0 + J->per;
+  float *ws = J->ws + (J->shared_slot ? 0 : (size_t)t * J->slot);
+#if DW_SIMD
+  if (dw_simd_ok(&J->g->w)) {
+    conv_depthwise_simd(J->g, J->X, J->Wt, J->B, J->Y, J->epi, ws, c0, c1);
+    return;
+  }
+#endif
+  conv_depthwise(J->g, J->X, J->Wt, J->B, J->Y, J->epi, ws, c0, c1);
+}
+
+static size_t conv_ws_floats(const conv_geom *g) {
+  if (conv_is_depthwise(g)) return dw_tasks(g) * dw_slot_floats(g);
+  size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
+  size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
+  size_t pc = plane < CONV_CHUNK ? plane : CONV_CHUNK;
+  return holo_gemm_packed_floats(K, pc);
+}
+
+/* 1x1, stride 1, no padding, plane a multiple of 4: the GEMM reads X as B
+ * directly (see the header comment; a plane of 4k+1..3 would leave the
+ * core's unpacked path single columns, slower than packing). */
+static bool conv_direct_1x1(const conv_geom *g) {
+  const holo_k_win2d *w = &g->w;
+  return w->k[0] == 1 && w->k[1] == 1 && w->stride[0] == 1 && w->stride[1] == 1 && w->pad_begin[0] == 0 &&
+         w->pad_begin[1] == 0 && w->pad_end[0] == 0 && w->pad_end[1] == 0 && (w->out[0] * w->out[1]) % 4 == 0;
 }
 
 holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
@@ -164,11 +356,9 @@ holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   if ((st = holo_k_check_input(c, "Conv", 1, HOLO_DT_F32))) return st;
   if (!holo_k_absent(c, 2) && (st = holo_k_check_input(c, "Conv", 2, HOLO_DT_F32))) return st;
   if ((st = conv_geometry(c, &g))) return st;
-  const holo_attr *act = holo_attr_find(c, "holo_activation");
-  if (act && !holo_attr_string_is(c, "holo_activation", "Relu"))
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
-                       "Conv: holo_activation must be the STRING \"Relu\" (the only fused activation)");
-  c->workspace_bytes = conv_ws_floats(&g) * sizeof(float);
+  holo_gemm act = {0};
+  if ((st = holo_k_gemm_act(c, "Conv", &act))) return st;
+  c->workspace_bytes = conv_direct_1x1(&g) ? 0 : conv_ws_floats(&g) * sizeof(float);
   int64_t ys[4] = {(int64_t)g.N, (int64_t)g.M, g.w.out[0], g.w.out[1]};
   return holo_k_set_output(c, "Conv", 0, HOLO_DT_F32, 4, ys);
 }
@@ -216,17 +406,25 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
   size_t plane = (size_t)(w->out[0] * w->out[1]), xplane = (size_t)(w->in[0] * w->in[1]);
   size_t K = g.Cg * (size_t)(w->k[0] * w->k[1]);
   if (plane == 0 || g.M == 0) return HOLO_OK;
-  bool relu = holo_attr_string_is(c, "holo_activation", "Relu");
+  holo_gemm act = {0};
+  holo_k_gemm_act(c, "Conv", &act);
   float *col = c->workspace;
   if (conv_is_depthwise(&g)) {
-    conv_depthwise(&g, X, Wt, B, Y, relu, col);
+    size_t nc = g.N * g.C, nt = dw_tasks(&g);
+    dw_job J = {&g, X, Wt, B, Y, col, &act, (nc + nt - 1) / nt, dw_slot_floats(&g), !c->parallel_for};
+    nt = (nc + J.per - 1) / J.per;
+    if (c->parallel_for) c->parallel_for(c->pctx, (uint32_t)nt, dw_task, &J);
+    else
+      for (uint32_t t = 0; t < nt; t++) dw_task(&J, t);
     return HOLO_OK;
   }
+  const bool direct = conv_direct_1x1(&g);
   for (size_t n = 0; n < g.N; n++) {
     for (size_t grp = 0; grp < g.G; grp++) {
       const float *xg = X + (n * g.C + grp * g.Cg) * xplane;
-      for (size_t p0 = 0; p0 < plane; p0 += CONV_CHUNK) {
-        size_t pc = plane - p0 < CONV_CHUNK ? plane - p0 : CONV_CHUNK;
+      const size_t chunk = direct ? plane : CONV_CHUNK;
+      for (size_t p0 = 0; p0 < plane; p0 += chunk) {
+        size_t pc = plane - p0 < chunk ? plane - p0 : chunk;
         holo_gemm q = {0};
         q.M = g.Mg;
         q.N = pc;
@@ -241,15 +439,24 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
           q.brs = 1;
           q.bcs = 0;
         }
-        q.relu = relu;
+        q.relu = act.relu;
+        q.lo_on = act.lo_on;
+        q.hi_on = act.hi_on;
+        q.lo = act.lo;
+        q.hi = act.hi;
         if (K == 0) {
           /* no taps: every output is the empty sum +0, then the epilogue */
           for (size_t i = 0; i < q.M; i++)
             for (size_t j = 0; j < pc; j++) q.C[i * q.ldc + j] = holo_gemm_epi(&q, i, j, 0.0f);
           continue;
         }
-        im2col_packed(col, xg, w, g.Cg, p0, pc);
-        q.Bp = col;
+        if (direct) {
+          q.B = xg + p0; /* B(c, p) = X[c*plane + p]: the planes are B's rows */
+          q.ldb = plane;
+        } else {
+          im2col_packed(col, xg, w, g.Cg, p0, pc);
+          q.Bp = col;
+        }
         holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
       }
     }

@@ -8,7 +8,8 @@
  * dims broadcast. When B has no batch of its own, A's batch folds into M.
  *
  * Fusion (optional attributes, docs/kernels.md): `holo_activation` = "Relu"
- * (STRING) applies Relu in the epilogue; on MatMul an optional third input
+ * (STRING) applies Relu in the epilogue, "Clip" (with FLOAT holo_clip_min /
+ * holo_clip_max, each optional) the Clip kernel's compares; on MatMul an optional third input
  * `bias` (broadcastable to [..., N] as [N] or [1,N]) is added before it,
  * exactly as MatMul then Add then Relu would. */
 #include "../gemm.h"
@@ -54,19 +55,10 @@ static holo_status mm_geometry(holo_kernel_call *c, mm_geom *g, int64_t *yshape,
 }
 
 
-/* The fused activation attribute: 0 none, 1 Relu, -1 unknown. */
-static int fused_act(holo_kernel_call *c) {
-  const holo_attr *a = holo_attr_find(c, "holo_activation");
-  if (!a) return 0;
-  if (holo_attr_string_is(c, "holo_activation", "Relu")) return 1;
-  return -1;
-}
-
+/* The fused activation attribute (holo_k_gemm_act): checked at infer. */
 static holo_status check_act(holo_kernel_call *c, const char *op) {
-  if (fused_act(c) < 0)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
-                       "%s: holo_activation must be the STRING \"Relu\" (the only fused activation)", op);
-  return HOLO_OK;
+  holo_gemm q = {0};
+  return holo_k_gemm_act(c, op, &q);
 }
 
 /* A bias operand [N] or [1,N] (or [1]): its column stride. */
@@ -136,7 +128,7 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
   q.csa = 1;
   q.ldb = g.N;
   q.ldc = g.N;
-  q.relu = fused_act(c) == 1;
+  holo_k_gemm_act(c, "MatMul", &q);
   if (!holo_k_absent(c, 2)) {
     q.bias = c->inputs[2].data;
     row_bias(c, "MatMul", 2, g.N, &q.bcs);
@@ -269,7 +261,7 @@ holo_status holo_k_gemm_f32_run(holo_kernel_call *c) {
     q.bias_scaled = true;
     q.beta = g.beta;
   }
-  q.relu = fused_act(c) == 1;
+  holo_k_gemm_act(c, "Gemm", &q);
   if (c->workspace_bytes) {
     holo_gemm_pack_b(c->workspace, B, g.tb ? 1 : g.N, g.tb ? g.K : 1, g.K, g.N);
     q.Bp = c->workspace;
@@ -369,7 +361,7 @@ holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c) {
     q.bias = c->inputs[2].data;
     row_bias(c, "holo.MatMulPacked", 2, N, &q.bcs);
   }
-  q.relu = fused_act(c) == 1;
+  holo_k_gemm_act(c, "holo.MatMulPacked", &q);
   holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
   return HOLO_OK;
 }

@@ -319,7 +319,7 @@ test('fusions: Conv + Relu -> Conv(holo_activation), MaxPool/Softmax untouched, 
   assert.equal(fused.graph.nodes[0].attrs.find((a) => a.name === 'holo_activation').value, 'Relu');
 });
 
-test('fusions: what must not be rewritten is kept (alpha/beta != 1, per-row C, transA, Add(bias, MatMul), shared Relu input)', async () => {
+test('fusions: what must not be rewritten is kept (alpha/beta != 1, per-row C, transA, shared Relu input); Add(bias, MatMul) fuses', async () => {
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [4, 6]);
   b.init('w', FLOAT, [5, 6], rand(30, 0.5)).init('c', FLOAT, [5], rand(5, 0.1)).init('cm', FLOAT, [4, 5], rand(20, 0.1));
@@ -330,11 +330,11 @@ test('fusions: what must not be rewritten is kept (alpha/beta != 1, per-row C, t
     .node('Gemm', ['x', 'w', 'cr'], ['g4'], { transB: 1 })
     .node('Gemm', ['x', 'wt'], ['g5'], { transA: 1 });
   b.init('wk', FLOAT, [6, 5], rand(30, 0.5));
-  b.node('MatMul', ['x', 'wk'], ['m1']).node('Add', ['bm', 'm1'], ['a1']) // bias first: kept as Add
+  b.node('MatMul', ['x', 'wk'], ['m1']).node('Add', ['bm', 'm1'], ['a1']) // bias first: fused too (addition commutes)
     .node('Gemm', ['x', 'w', 'c'], ['g6'], { transB: 1 }).node('Relu', ['g6'], ['r6']).node('Sigmoid', ['g6'], ['s6']);
   for (const o of ['g1', 'g2', 'g3', 'g4', 'g5', 'a1', 'r6', 's6']) b.output(o, FLOAT, null);
   const { ops } = await checkFusion(b.bytes(), { x: { data: rand(24), shape: [4, 6] } });
-  assert.equal(ops, ['Gemm', 'Gemm', 'Gemm', 'Gemm', 'Gemm', 'holo.PackB', 'holo.MatMulPacked', 'Add', 'holo.PackB', 'holo.MatMulPacked', 'Relu', 'Sigmoid']);
+  assert.equal(ops, ['Gemm', 'Gemm', 'Gemm', 'Gemm', 'Gemm', 'holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked', 'Relu', 'Sigmoid']);
 });
 
 test('fusions: one holo.PackB per shared weight; PackB runs at load, not per call; fuse:false disables', async () => {

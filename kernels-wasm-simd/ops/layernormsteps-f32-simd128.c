@@ -1,0 +1,122 @@
+/* holo.LayerNormSteps(X, Scale?, B?; epsilon: FLOAT) -> Y, X's shape: the
+ * LayerNorm that ONNX exporters write op by op, as ONE kernel with THE SAME
+ * STEPS AND ROUNDINGS as those ops (compiler/rewrites/fuse-layernorm.js), per
+ * row of the last axis (n elements):
+ *   mean = (f32)(sum_i (double)x_i, ascending, / (double)n)     ReduceMean
+ *   d_i  = x_i - mean                                            Sub   (f32)
+ *   var  = (f32)(sum_i (double)(d_i * d_i), ascending, / n)      Pow(d,2) = d*d, ReduceMean
+ *   s    = sqrtf(var + eps)                                      Add, Sqrt (f32)
+ *   y_i  = ((d_i / s) * scale) + b                               Div, Mul, Add (f32)
+ * Scale and B (each optional; B may be given with Scale absent) have 1 or n
+ * elements. So its bytes are the unfused graph's (tested against it), and
+ * its identity is its own (holo.LayerNormSteps/f32/scalar/1).
+ *
+ * SIMD128: the two sums stay sequential double adds (their order is the
+ * ReduceMean kernel's); the squares (computed into the output row first),
+ * and the final d / s * scale + b run 4 lanes at a time — independent
+ * elements, the same f32 operations per element, hence the same bytes. */
+#include "../shape-util.h"
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+static holo_status lns_check(holo_kernel_call *c, size_t *n) {
+  holo_status st;
+  if ((st = holo_k_check_arity(c, "holo.LayerNormSteps", 1, 3, 1))) return st;
+  if ((st = holo_k_check_input(c, "holo.LayerNormSteps", 0, HOLO_DT_F32))) return st;
+  const holo_tensor *x = &c->inputs[0];
+  if (x->rank == 0) return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.LayerNormSteps: X must have rank >= 1");
+  const holo_attr *e = holo_attr_find(c, "epsilon");
+  if (!e || e->type != HOLO_ATTR_FLOAT)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.LayerNormSteps: attribute epsilon (FLOAT) is required");
+  *n = (size_t)x->shape[x->rank - 1];
+  for (uint32_t k = 1; k < c->n_inputs; k++) {
+    if (holo_k_absent(c, k)) continue;
+    if ((st = holo_k_check_input(c, "holo.LayerNormSteps", k, HOLO_DT_F32))) return st;
+    const holo_tensor *t = &c->inputs[k];
+    size_t m = holo_k_prod(t->shape, 0, t->rank);
+    bool lead1 = t->rank <= x->rank;
+    for (uint32_t i = 0; lead1 && i + 1 < t->rank; i++) lead1 = t->shape[i] == 1;
+    if (!lead1 || (m != 1 && m != *n)) {
+      char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
+      return holo_k_fail(c, HOLO_ERR_KERNEL,
+                         "holo.LayerNormSteps: %s %s must be [.., 1] or [.., %zu] with leading dims 1 for X%s",
+                         k == 1 ? "Scale" : "B", holo_k_shape_str(s1, t->shape, t->rank), *n,
+                         holo_k_shape_str(s2, x->shape, x->rank));
+    }
+  }
+  return HOLO_OK;
+}
+
+holo_status holo_k_layernormsteps_infer(holo_kernel_call *c) {
+  holo_status st;
+  size_t n;
+  c->alias_input = -1;
+  c->workspace_bytes = 0;
+  if ((st = lns_check(c, &n))) return st;
+  const holo_tensor *x = &c->inputs[0];
+  return holo_k_set_output(c, "holo.LayerNormSteps", 0, HOLO_DT_F32, x->rank, x->shape);
+}
+
+holo_status holo_k_layernormsteps_run(holo_kernel_call *c) {
+  size_t n;
+  if (lns_check(c, &n)) return HOLO_ERR_KERNEL;
+  const holo_tensor *xt = &c->inputs[0];
+  const float eps = holo_attr_float(c, "epsilon", 0.0f);
+  const bool has_s = c->n_inputs > 1 && !holo_k_absent(c, 1);
+  const bool has_b = c->n_inputs > 2 && !holo_k_absent(c, 2);
+  const float *sc = has_s ? c->inputs[1].data : 0, *bi = has_b ? c->inputs[2].data : 0;
+  /* element strides of Scale / B along the row: 0 when broadcast from one */
+  const size_t ss = has_s && holo_k_prod(c->inputs[1].shape, 0, c->inputs[1].rank) == n ? 1 : 0;
+  const size_t bs = has_b && holo_k_prod(c->inputs[2].shape, 0, c->inputs[2].rank) == n ? 1 : 0;
+  const size_t rows = n ? holo_k_prod(xt->shape, 0, xt->rank) / n : 0;
+  const float *x = xt->data;
+  float *y = c->outputs[0].data;
+  for (size_t r = 0; r < rows; r++) {
+    const float *xr = x + r * n;
+    float *yr = y + r * n;
+    double acc = 0.0;
+    for (size_t i = 0; i < n; i++) acc += (double)xr[i];
+    const float mean = (float)(acc / (double)n);
+    size_t i = 0;
+    /* the squares d*d into the output row (overwritten below) */
+#ifdef __wasm_simd128__
+    const v128_t mv = wasm_f32x4_splat(mean);
+    for (; i + 4 <= n; i += 4) {
+      v128_t d = wasm_f32x4_sub(wasm_v128_load(xr + i), mv);
+      wasm_v128_store(yr + i, wasm_f32x4_mul(d, d));
+    }
+#endif
+    for (; i < n; i++) {
+      float d = xr[i] - mean;
+      yr[i] = d * d;
+    }
+    acc = 0.0;
+    for (i = 0; i < n; i++) acc += (double)yr[i];
+    const float var = (float)(acc / (double)n);
+    const float s = __builtin_sqrtf(var + eps);
+    i = 0;
+#ifdef __wasm_simd128__
+    const v128_t sv = wasm_f32x4_splat(s);
+    const v128_t sc1 = wasm_f32x4_splat(has_s ? sc[0] : 0.0f), bi1 = wasm_f32x4_splat(has_b ? bi[0] : 0.0f);
+    for (; i + 4 <= n; i += 4) {
+      v128_t q = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xr + i), mv), sv);
+      if (has_s) q = wasm_f32x4_mul(q, ss ? wasm_v128_load(sc + i) : sc1);
+      if (has_b) q = wasm_f32x4_add(q, bs ? wasm_v128_load(bi + i) : bi1);
+      wasm_v128_store(yr + i, q);
+    }
+#endif
+    for (; i < n; i++) {
+      float q = (xr[i] - mean) / s;
+      if (has_s) q = q * sc[i * ss];
+      if (has_b) q = q + bi[i * bs];
+      yr[i] = q;
+    }
+  }
+  return HOLO_OK;
+}
