@@ -99,15 +99,20 @@ static holo_prompt_entry *make_room(holo_prompt_cache *pc, uint64_t need) {
   }
 }
 
+/* Writes the prefix as records under the state values' CONTENT labels (the
+ * generator may hold them by computed labels: the bytes are hashed here, once
+ * per recorded prefix) and a manifest naming those labels. */
 static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entry *e) {
-  const holo_archive *ar = holo__archive(g->s);
-  (void)ar;
+  uint8_t content[HOLO_MAX_STATE][32];
   for (uint32_t k = 0; k < e->n_state; k++) {
     size_t len = 0;
     uint32_t dt, rank;
     const int64_t *shape;
     const void *data = holo__resident(g->s, (const holo_digest *)e->state[k], &len, &dt, &rank, &shape);
-    if (!data) continue;
+    if (!data) return;
+    holo_digest cd;
+    holo_content_digest(dt, shape, rank, data, len, &cd);
+    holo_memcpy(content[k], cd.b, 32);
     size_t rec = 16 + 8 * (size_t)rank + 32 + len;
     uint8_t *b = pc->a.alloc(pc->a.ctx, rec, 16);
     if (!b) return;
@@ -115,10 +120,10 @@ static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entr
     holo_put_u32le(b + 8, dt);
     holo_put_u32le(b + 12, rank);
     for (uint32_t d = 0; d < rank; d++) holo_put_i64le(b + 16 + 8 * d, shape[d]);
-    holo_memcpy(b + 16 + 8 * rank, e->state[k], 32);
+    holo_memcpy(b + 16 + 8 * rank, content[k], 32);
     if (len) holo_memcpy(b + 16 + 8 * rank + 32, data, len);
     char label[HOLO_LABEL_LEN + 1];
-    holo_label_render((const holo_digest *)e->state[k], label);
+    holo_label_render((const holo_digest *)content[k], label);
     if (pc->store->put(pc->store->ctx, label, b, rec) == HOLO_OK) pc->stats.store_puts++;
     pc->a.free(pc->a.ctx, b);
   }
@@ -129,7 +134,7 @@ static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entr
   holo_put_u32le(m + 8, e->n_tokens);
   holo_put_u32le(m + 12, e->n_state);
   holo_put_u32le(m + 16, g->vocab);
-  for (uint32_t k = 0; k < e->n_state; k++) holo_memcpy(m + 20 + 32 * k, e->state[k], 32);
+  for (uint32_t k = 0; k < e->n_state; k++) holo_memcpy(m + 20 + 32 * k, content[k], 32);
   holo_memcpy(m + 20 + 32 * e->n_state, e->logits, 4 * (size_t)g->vocab);
   char label[HOLO_LABEL_LEN + 1];
   holo_label_render((const holo_digest *)e->key, label);

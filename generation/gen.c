@@ -221,6 +221,17 @@ static holo_status push_history(holo_gen *g, uint32_t token, holo_error *err) {
   return HOLO_OK;
 }
 
+/* The label the next state value goes by, held: its computed label (the
+ * output entry itself), or its content label (m.content_state). */
+static holo_status state_label(holo_gen *g, uint32_t port, holo_digest *out, holo_error *err) {
+  if (g->m.content_state) return holo__output_content(g->s, port, out, err);
+  holo_view v;
+  holo__output_view(g->s, port, &v);
+  if (!holo_label_parse(v.label, HOLO_LABEL_LEN, out) || !holo__hold(g->s, out))
+    return holo_err(err, HOLO_ERR_STATE, "generator: state output %u is not resident after the step", port);
+  return HOLO_OK;
+}
+
 holo_status holo_gen_feed(holo_gen *g, uint32_t token, holo_error *err) { return holo_gen_feed_seq(g, &token, 1, err); }
 
 holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, holo_error *err) {
@@ -255,7 +266,7 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
   holo_digest next[HOLO_MAX_STATE];
   uint32_t got = 0;
   while (!st && got < g->n_state) {
-    st = holo__output_content(g->s, g->c.output[got], &next[got], err);
+    st = state_label(g, g->c.output[got], &next[got], err);
     if (!st) got++;
   }
   if (!st) {

@@ -153,6 +153,15 @@ typedef struct holo_causal_model {
    * Implied for a sequence model (token input of K > 1 elements), whose
    * partial passes write padding rows past the tokens they use. */
   bool masked_state;
+  /* Label each new state value by its content (SHA-256 over its bytes, every
+   * step: ~1.5 ms per 512 KiB of KV cache in wasm) rather than by the
+   * executor's computed label (derived from the step's operand labels, no
+   * hashing). Computed labels name the same values deterministically, so
+   * repeats are memo hits and snapshots/rollback/prompt-cache restore work
+   * alike; content labels additionally merge equal states reached by
+   * different paths. The prompt cache hashes state content only when it
+   * writes a prefix to the WarmStore. Default false. */
+  bool content_state;
 } holo_causal_model;
 
 /* Fills token_input 0, position none, logits_output 0, no contract.
