@@ -168,7 +168,14 @@ export declare class Session {
   /** Autoregressive generation over a causal step graph (docs/generation.md). */
   generate(prompt: ReadonlyArray<number> | Uint32Array, options?: GenerateOptions): GenerateResult;
   /** One synchronous step at a time (e.g. one per event-loop tick); free() when done. */
-  generator(options?: Omit<GenerateOptions, 'maxTokens' | 'stopToken' | 'onToken'>): Generator;
+  generator(options?: Omit<GenerateOptions, 'maxTokens' | 'stopToken' | 'onToken' | 'promptCache' | 'speculative'>): Generator;
+  /**
+   * The session's prompt cache: prompt prefix -> state + logits, bounded by
+   * bytes (LRU), written through the session's warmStore. null drops it.
+   */
+  setPromptCache(options?: PromptCacheOptions | null): void;
+  /** Prompt-cache counters, or null when there is none. */
+  readonly promptCache: PromptCacheStats | null;
 
   readonly inputCount: number;
   readonly outputCount: number;
@@ -227,9 +234,37 @@ export interface GenerateOptions {
   seed?: number | bigint;
   sampler?: SamplerOptions;
   /** Ports (index or name); default token = input 0, no position, logits = output 0; state from the archive. */
-  model?: { tokenInput?: number | string; positionInput?: number | string | null; logitsOutput?: number | string };
+  model?: ModelOptions;
   /** Called per generated token; return false to stop. */
   onToken?: (token: number, index: number) => boolean | void;
+  /** Restore the longest cached prefix of the prompt (the session's prompt cache; options for its creation). */
+  promptCache?: boolean | PromptCacheOptions;
+  /** Greedy speculative decoding with a draft session loaded in the same module instance (one init()). */
+  speculative?: { draft: Session; k?: number; model?: ModelOptions };
+}
+export interface ModelOptions {
+  tokenInput?: number | string;
+  positionInput?: number | string | null;
+  logitsOutput?: number | string;
+  /** The state's rows past the position are masked (a KV cache): the generator may rewind. */
+  maskedState?: boolean;
+  /** Label every state value by a SHA-256 of its bytes (default: the executor's computed labels). */
+  contentState?: boolean;
+}
+export interface PromptCacheOptions {
+  /** Bound on state + logits bytes held (default 64 MiB). */
+  maxBytes?: number | bigint;
+  /** Bound on prefixes held (default 64). */
+  maxEntries?: number;
+}
+export interface PromptCacheStats {
+  lookups: number; hits: number; misses: number; tokensReused: number; inserts: number; evictions: number;
+  storeHits: number; storePuts: number; bytes: number; entries: number; maxBytes: number;
+}
+export interface SpeculativeReport {
+  proposed: number; accepted: number; acceptance: number; rounds: number;
+  /** Executions of the target (one per round for a sequence model) and of the draft. */
+  targetSteps: number; draftSteps: number;
 }
 export interface Generator {
   /** Runs one step with this token (prefill or the last sampled token). */
@@ -238,11 +273,25 @@ export interface Generator {
   sample(): number;
   /** Marks the current state (for speculative rollback in the C API). */
   mark(): void;
+  /** Feeds a prompt (K tokens per execution for a K-token model), optionally through the prompt cache. */
+  prefill(tokens: ReadonlyArray<number> | Uint32Array, options?: { promptCache?: boolean | PromptCacheOptions }): { reused: number; computed: number };
+  /** Forgets the last n fed tokens, keeping the state (sequence models or model.maskedState). */
+  rewind(n: number): void;
+  /** Greedy speculative decoding with a draft generator of the same module instance. */
+  speculate(draft: Generator, options?: { k?: number; maxTokens?: number; stopToken?: number }): SpeculativeReport & { tokens: number[] };
   readonly vocab: number;
+  /** Tokens per execution (K for a K-token sequence model). */
+  readonly seq: number;
+  /** Tokens fed so far. */
+  readonly position: number;
   readonly stats: GenerateResult['stats'];
   free(): void;
 }
 export interface GenerateResult {
   tokens: number[];
-  stats: { steps: number; dispatches: number; memoHits: number; elided: number };
+  stats: {
+    steps: number; dispatches: number; memoHits: number; elided: number; tokens?: number;
+    prefillTokens?: number; prefillReused?: number; prefillComputed?: number;
+  };
+  speculative?: SpeculativeReport;
 }

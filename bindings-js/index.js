@@ -696,7 +696,9 @@ class Session {
    * model), then up to maxTokens are sampled.
    * opts: { maxTokens, stopToken, seed, sampler: { kind: 'greedy'|'default'|'mirostat',
    * temperature, topK, topP, minP, repetitionPenalty, frequencyPenalty, presencePenalty,
-   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput, maskedState },
+   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput, maskedState,
+   * contentState }, (maskedState: the state's rows past the position are masked, so the
+   * generator may rewind; contentState: label each state by a SHA-256 of its bytes),
    * onToken, promptCache, speculative }.
    * onToken(token, index) returning false stops. promptCache: true (or
    * { maxBytes, maxEntries } for the first use) restores the longest cached
@@ -872,6 +874,10 @@ class Session {
       if (md.maskedState) {
         if (typeof x.holo_wasm_gen_set_masked !== 'function') throw new HologramError('UNSUPPORTED', 'maskedState needs a newer core module');
         x.holo_wasm_gen_set_masked(g, 1);
+      }
+      if (md.contentState) {
+        if (typeof x.holo_wasm_gen_set_content !== 'function') throw new HologramError('UNSUPPORTED', 'contentState needs a newer core module');
+        x.holo_wasm_gen_set_content(g, 1);
       }
     } catch (e) {
       if (g && !rt.poisoned) x.holo_wasm_gen_free(g);

@@ -39,6 +39,7 @@ static void set_err(holo_error *err, holo_status st, const char *m) {
 EXPORT(holo_wasm_gen_seq) uint32_t wasm_gen_seq(holo_gen *g) { return g->seq; }
 EXPORT(holo_wasm_gen_pos) uint32_t wasm_gen_pos(holo_gen *g) { return g->pos; }
 EXPORT(holo_wasm_gen_set_masked) void wasm_gen_set_masked(holo_gen *g, uint32_t on) { g->m.masked_state = on != 0; }
+EXPORT(holo_wasm_gen_set_content) void wasm_gen_set_content(holo_gen *g, uint32_t on) { g->m.content_state = on != 0; }
 
 /* steps, dispatches, memo hits, elided, tokens fed */
 EXPORT(holo_wasm_gen_stats2) void wasm_gen_stats2(holo_gen *g, uint64_t *out) {
