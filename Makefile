@@ -80,7 +80,7 @@ clean:
 	rm -rf build
 
 help:
-	@echo "make setup | build | run | test | clean | format | bench | bench-peers | bench-gemm | bench-memo"
+	@echo "make setup | build | run | test | clean | format | bench | bench-peers | bench-peers-browser | bench-gemm | bench-memo"
 
 # Content-addressing benchmarks (issue 3): native, then wasm under Node.
 .PHONY: bench-memo
@@ -117,8 +117,14 @@ $(BENCH_MODELS)/.stamp: $(MAKE_MODELS) | $(BENCH_MODELS)/
 	/usr/bin/python3 $(MAKE_MODELS) $(BENCH_MODELS) 2>&1 | grep -v -i warn || true
 	@/usr/bin/python3 -c "import torchvision" 2>/dev/null || echo "note: python3-torchvision missing: mobilenet_v2 and resnet18 skipped"
 	@touch $@
-bench-peers: $(PKG_WASM)/hologram-simd128.wasm bench-models
+bench-peers: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm bench-models
 	$(NODE) $(NODE_FLAGS) bench/peers.mjs $(BENCH_MODELS) $(PEERS_ARGS)
+
+# The same race inside headless Chromium (cross-origin isolated page, ORT-web's
+# own dist files), 1 and 2 threads: the issue's second table.
+.PHONY: bench-peers-browser
+bench-peers-browser: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm bench-models
+	$(NODE) bench/peers-browser.mjs $(BENCH_MODELS) $(PEERS_ARGS)
 
 # SIMD128 peak vs hologram's 512^3 MatMulPacked (bench/gemm-peak.mjs).
 .PHONY: bench-gemm

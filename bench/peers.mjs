@@ -36,6 +36,12 @@ const variant = opt('--variant', 'simd128');
 const budgetMs = Number(opt('--ms', '3000'));
 const memChild = opt('--mem-child', null);
 const noMem = flag('--no-mem');
+// --threads N: this process measures N threads (hologram's simd128-threads
+// module, ORT-web numThreads = N, ORT-node intraOp N). Without it the 1-thread
+// table runs here and the 2-thread table in a child process (ORT-web reads
+// numThreads once per process).
+const threadsArg = opt('--threads', null);
+const threads = Number(threadsArg ?? 1);
 let dir = path.join(ROOT, 'build/bench-models');
 if (args[0] && fs.existsSync(args[0]) && fs.statSync(args[0]).isDirectory()) dir = args.shift();
 
@@ -51,19 +57,21 @@ const mib = (b) => +(b / 2 ** 20).toFixed(1);
 
 async function ortWeb() {
   const ort = await import('onnxruntime-web');
-  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.numThreads = threads;
   ort.env.wasm.simd = true;
   return ort;
 }
 const ortNode = () => import('onnxruntime-node');
-const NODE_OPTS = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };
+const NODE_OPTS = { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential' };
+const holoInit = () => init(undefined, threads > 1 ? { variant: 'simd128-threads', threads } : { variant });
+const holoVariant = threads > 1 ? 'simd128-threads' : variant;
 
 /* Child mode: RSS growth of one engine loading and running one model. */
 if (memChild) {
   const [engine, file] = [memChild, args[0]];
   const onnx = fs.readFileSync(file);
   const c = convert(onnx), holo = c.holo, shape = c.report.inputs[0].shape;
-  const modInit = engine === 'web' ? await ortWeb() : engine === 'node' ? await ortNode() : await init(undefined, { variant });
+  const modInit = engine === 'web' ? await ortWeb() : engine === 'node' ? await ortNode() : await holoInit();
   global.gc?.();
   const rss0 = process.memoryUsage().rss;
   let peak = rss0;
@@ -84,7 +92,7 @@ if (memChild) {
 
 function memOf(engine, file) {
   try {
-    const out = execFileSync(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), '--variant', variant, '--mem-child', engine, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), '--variant', variant, '--threads', String(threads), '--mem-child', engine, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return JSON.parse(out.trim().split('\n').pop()).rss_delta;
   } catch { return NaN; }
 }
@@ -105,7 +113,8 @@ for (const name of names) {
   const inName = report.inputs[0].name, shape = report.inputs[0].shape;
   const n = shape.reduce((a, b) => a * b, 1);
 
-  const rt = await init(undefined, { variant }); // fresh instance: memory measured per model
+  const rt = await holoInit(); // fresh instance: memory measured per model
+  if (rt.threads !== threads) { console.error(`hologram: ${threads} threads unavailable: ${rt.threadsUnavailable}`); process.exit(1); }
   const s = rt.load(holo);
   const web = await ort.InferenceSession.create(onnx, { executionProviders: ['wasm'] });
   const nat = await ortN.InferenceSession.create(onnx, NODE_OPTS);
@@ -142,15 +151,17 @@ for (const name of names) {
   if (bad) { console.error(`${name}: ${bad}`); process.exit(1); }
   const c = s.counters;
   const row = {
-    model: name, threads: 1, variant, holo_ms: +median(th).toFixed(3), ort_web_ms: +median(tw_).toFixed(3),
+    model: name, threads, variant: holoVariant, holo_ms: +median(th).toFixed(3), ort_web_ms: +median(tw_).toFixed(3),
     ratio_holo_over_web: +(median(th) / median(tw_)).toFixed(2), ort_node_ms: +median(tn_).toFixed(3), runs: th.length,
     dispatches_per_run: perCall, kernels: s.kernelCount, memo_hits: c.memoHits, elided: c.elided,
     // max |hologram - ORT-web| over the outputs of 3 runs, relative to max |ORT-web output|
     // (random-init mobilenet_v2's logits are ~1e-9: an absolute bound would say nothing)
     max_diff_vs_ort_web_rel_to_max: +(maxdiff / (maxout || 1)).toExponential(2), max_abs_out: +maxout.toExponential(2),
+    ...(threads > 1 ? { worker_tasks: rt.poolStats.workerTasks } : {}),
     holo_peak_resident_mib: mib(c.peakResidentBytes), holo_wasm_memory_mib: mib(rt.x.memory.buffer.byteLength),
   };
   s.dispose();
+  rt.dispose();
   await web.release();
   await nat.release();
   if (!noMem) {
@@ -162,7 +173,7 @@ for (const name of names) {
 
 // module sizes (gzip -9)
 const gz = (f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
-const holoWasm = path.join(ROOT, `bindings-js/dist/hologram-${variant}.wasm`);
+const holoWasm = path.join(ROOT, `bindings-js/dist/hologram-${holoVariant}.wasm`);
 const ortWasm = path.join(ROOT, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm');
 const sizes = { holo_wasm: path.basename(holoWasm), holo_bytes: fs.statSync(holoWasm).size, holo_gzip: gz(holoWasm),
   ort_web_wasm: path.basename(ortWasm), ort_bytes: fs.statSync(ortWasm).size, ort_gzip: gz(ortWasm) };
@@ -175,5 +186,14 @@ for (const r of rows) {
   console.log(`| ${r.model} | ${r.threads} | ${r.holo_ms} | ${r.ort_web_ms} | ${r.ratio_holo_over_web} | ${r.ort_node_ms} | ${r.runs} | ${r.holo_peak_resident_mib} | ${r.holo_wasm_memory_mib} | ${m} |`);
 }
 console.log(`\ncore wasm gzip: ${sizes.holo_wasm} ${(sizes.holo_gzip / 1024).toFixed(0)} KiB (raw ${(sizes.holo_bytes / 1024).toFixed(0)} KiB) vs ${sizes.ort_web_wasm} ${(sizes.ort_gzip / 1024).toFixed(0)} KiB (raw ${(sizes.ort_bytes / 1024).toFixed(0)} KiB)`);
-if (rows.length) console.log(`peer_ratio_max_1t=${Math.max(...rows.map((r) => r.ratio_holo_over_web)).toFixed(2)}`);
+if (rows.length) console.log(`peer_ratio_max_${threads}t=${Math.max(...rows.map((r) => r.ratio_holo_over_web)).toFixed(2)}`);
+if (threadsArg === null) {
+  console.log('\n== 2 threads (child process)');
+  const argv = [...process.execArgv, fileURLToPath(import.meta.url), dir, ...names, '--threads', '2', '--ms', String(budgetMs), ...(noMem ? ['--no-mem'] : [])];
+  try {
+    execFileSync(process.execPath, argv, { stdio: 'inherit' });
+  } catch (e) {
+    console.log(`2-thread run failed: ${e.message}`);
+  }
+}
 process.exit(0);

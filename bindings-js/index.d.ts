@@ -66,7 +66,7 @@ export interface WarmStore {
   put(label: string, bytes: Uint8Array): void;
 }
 
-export type Variant = 'relaxed' | 'simd128' | 'scalar';
+export type Variant = 'relaxed' | 'simd128' | 'scalar' | 'simd128-threads';
 
 export interface LoadOptions {
   warmStore?: WarmStore | null;
@@ -74,6 +74,14 @@ export interface LoadOptions {
   memoryBudget?: number | bigint;
   /** Force a shipped variant instead of the best supported one. */
   variant?: Variant;
+  /**
+   * Threads for one dispatch (1-64, default 1). More than 1 selects the
+   * 'simd128-threads' module with a worker pool on shared memory where the
+   * engine allows it (Node; browsers only when cross-origin isolated), else
+   * falls back to one thread (Runtime.threadsUnavailable says why). Same bytes
+   * and labels for any thread count.
+   */
+  threads?: number;
   /** Trust warm-store bytes without re-hashing (default: verify). */
   trustStore?: boolean;
   /** Re-hash every constant at load. */
@@ -141,6 +149,8 @@ export declare class HologramError extends Error {
 }
 
 export declare const VARIANTS: readonly Variant[];
+/** The opt-in threaded variant (not in VARIANTS: never picked without `threads`). */
+export declare const THREADED_VARIANT: 'simd128-threads';
 
 export declare function features(): { simd: boolean; relaxedSimd: boolean };
 
@@ -207,10 +217,18 @@ export declare class Runtime {
   readonly poisoned: string | null;
   /** true: the host's SHA-256 labels large inputs (see LoadOptions.hostHash). */
   readonly hostHash: boolean;
+  /** Threads one dispatch may use (1 for the single-thread modules). */
+  readonly threads: number;
+  /** Why a requested thread count could not be had, if it could not. */
+  readonly threadsUnavailable?: string;
+  /** The threaded module's pool: workers parked, tasks they ran, parallel jobs (null elsewhere). */
+  readonly poolStats: { started: number; workerTasks: number; jobs: number; errors: string[] } | null;
+  /** Stops the worker pool (idempotent); sessions keep working on one thread. */
+  dispose(): void;
   load(holoBytes: Bytes, options?: Omit<LoadOptions, 'wasm' | 'variant' | 'hostHash'>): Session;
 }
 
-export declare function init(wasm?: WasmSource | null, options?: { variant?: Variant; hostHash?: boolean }): Promise<Runtime>;
+export declare function init(wasm?: WasmSource | null, options?: { variant?: Variant; threads?: number; hostHash?: boolean }): Promise<Runtime>;
 
 /** Instantiates a fresh module instance and loads the archive into it. */
 export declare function load(holoBytes: Bytes, options?: LoadOptions): Promise<Session>;

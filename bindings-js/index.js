@@ -10,11 +10,13 @@ const COUNTERS = ['executions', 'dispatches', 'elided', 'memoHits', 'storeHits',
 const REFINE_STATUS = ['converged', 'budgetExhausted', 'repaired', 'failed'];
 const VALIDATORS = { stableLabels: 1, stableBytes: 2 };
 const MAX_STATE = 64, MAX_RANK = 8, LABEL_LEN = 71;
-const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'variant', 'trustStore', 'verifyConstants', 'warmCone', 'wasm', 'hostHash']);
+const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'variant', 'trustStore', 'verifyConstants', 'warmCone', 'wasm', 'hostHash', 'threads']);
 
 /** The core module variants, best first, and the dist/ file of each. */
 export const VARIANTS = Object.freeze(['relaxed', 'simd128', 'scalar']);
-const FILES = { relaxed: 'hologram-relaxed.wasm', simd128: 'hologram-simd128.wasm', scalar: 'hologram-scalar.wasm' };
+const FILES = { relaxed: 'hologram-relaxed.wasm', simd128: 'hologram-simd128.wasm', scalar: 'hologram-scalar.wasm', 'simd128-threads': 'hologram-simd128-threads.wasm' };
+/** The opt-in threaded module (feature `parallel`): same kernels and bytes as simd128, plus a worker pool on shared memory. */
+export const THREADED_VARIANT = 'simd128-threads';
 // (func (result v128) i32.const 0 i8x16.splat) and the same + i8x16.relaxed_swizzle.
 const PROBE_SIMD = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11];
 const PROBE_RELAXED = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 15, 1, 13, 0, 65, 1, 253, 15, 65, 2, 253, 15, 253, 128, 2, 11];
@@ -122,6 +124,11 @@ async function toModule(wasm) {
  */
 export async function init(wasm, options = {}) {
   const variant = options.variant;
+  const threads = options.threads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new HologramError('ARG', `threads must be an integer from 1 to 64, got ${String(options.threads)}`);
+  if (variant === THREADED_VARIANT || (threads > 1 && variant === undefined && (wasm === undefined || wasm === null))) {
+    return initThreaded(variant === THREADED_VARIANT, threads, options);
+  }
   if (variant !== undefined && !VARIANTS.includes(variant)) throw new HologramError('ARG', `unknown variant '${variant}' (one of ${VARIANTS.join(', ')})`);
   if (options.hostHash !== undefined && typeof options.hostHash !== 'boolean') throw new HologramError('ARG', 'hostHash must be a boolean');
   const host = { sha256: options.hostHash === false ? null : await hostSha256() };
@@ -142,6 +149,28 @@ export async function init(wasm, options = {}) {
   throw new HologramError('UNSUPPORTED', `no core module this engine can run is shipped (looked for ${tried.join(', ') || 'nothing'})`);
 }
 
+// threads > 1 (or the threaded variant by name): the threaded module where
+// the engine can run it; where it cannot, an explicit variant is an error
+// and a bare thread count falls back to one thread (rt.threads says 1 and
+// rt.threadsUnavailable why) - the single-thread modules never need
+// SharedArrayBuffer or cross-origin isolation.
+async function initThreaded(explicit, threads, options) {
+  const { threadsUnavailable, sharedMemory, startPool } = await import('./threads.js');
+  const why = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
+  const m = why ? null : await shipped(THREADED_VARIANT);
+  if (!m) {
+    const reason = why ?? `dist/${FILES[THREADED_VARIANT]} is not shipped`;
+    if (explicit) throw new HologramError('UNSUPPORTED', `variant '${THREADED_VARIANT}' cannot run here: ${reason}`);
+    const rt = await init(undefined, { hostHash: options.hostHash });
+    rt.threadsUnavailable = reason;
+    return rt;
+  }
+  const memory = sharedMemory();
+  const rt = new Runtime(m, THREADED_VARIANT, { sha256: options.hostHash === false ? null : await hostSha256(), memory });
+  await rt.startThreads(threads, startPool);
+  return rt;
+}
+
 /**
  * Instantiates a fresh module instance for this session and loads the archive
  * into it (see Runtime#load for the options). Sessions from separate load()
@@ -149,7 +178,7 @@ export async function init(wasm, options = {}) {
  */
 export async function load(holoBytes, options = {}) {
   checkOptions(options);
-  const rt = await init(options.wasm, { variant: options.variant, hostHash: options.hostHash });
+  const rt = await init(options.wasm, { variant: options.variant, hostHash: options.hostHash, threads: options.threads });
   return rt.load(holoBytes, options, true);
 }
 
@@ -171,9 +200,12 @@ function toU64(v, what) {
 export class Runtime {
   #poisoned = null;
   #raw;
+  #pool = null;
+  #module;
   #sha256 = null; // node:crypto's createHash when the host hashes large inputs
   constructor(module, variant = 'custom', host = {}) {
     this.variant = variant;
+    this.#module = module;
     this.store = null; // the warm store of the call in progress
     this.storeError = null; // the last exception a warm store threw, if any
     const env = {
@@ -181,6 +213,8 @@ export class Runtime {
       holo_host_store_put: (labelPtr, ptr, len) => this.#storePut(labelPtr, ptr, len),
       holo_host_sha256: (partsPtr, n, outPtr) => this.#hostSha256(partsPtr, n, outPtr),
     };
+    if (host.memory) env.memory = host.memory; // the threaded module imports its shared memory
+    this.threads = 1;
     let instance;
     try {
       instance = new WebAssembly.Instance(module, { env });
@@ -189,7 +223,7 @@ export class Runtime {
     }
     this.#raw = instance.exports;
     // Every export goes through a guard: a trap becomes HologramError('TRAP').
-    const x = { memory: this.#raw.memory };
+    const x = { memory: this.#raw.memory ?? host.memory };
     for (const [k, v] of Object.entries(this.#raw)) if (typeof v === 'function') x[k] = this.#guard(k, v);
     this.x = x;
     for (const f of ['holo_alloc', 'holo_free', 'holo_wasm_load', 'holo_wasm_execute', 'holo_wasm_layout']) {
@@ -209,6 +243,27 @@ export class Runtime {
         if (x.holo_wasm_layout(i) !== LAYOUT[k]) throw new HologramError('ABI', `wasm layout of ${k} differs from the shim`);
       }
     }
+  }
+
+  /** Starts the worker pool of the threaded module: n threads in all (this one included). */
+  async startThreads(n, startPool) {
+    if (n <= 1) return;
+    this.#pool = await startPool(this.#module, this.x.memory, this.x, n);
+    this.threads = 1 + (await this.#pool.ready);
+    if (this.threads < n) this.threadsUnavailable = `${n - this.threads} of ${n - 1} workers did not start: ${this.#pool.errors.join('; ') || 'unknown'}`;
+  }
+
+  /** Pool statistics of the threaded module: workers started, tasks they ran, parallel jobs. */
+  get poolStats() {
+    if (typeof this.x.holo_pool_stat !== 'function') return null;
+    return { started: this.x.holo_pool_stat(0), workerTasks: this.x.holo_pool_stat(1), jobs: this.x.holo_pool_stat(2), errors: this.#pool ? this.#pool.errors : [] };
+  }
+
+  /** Stops the worker pool (idempotent). Sessions keep working on one thread. */
+  dispose() {
+    if (this.#pool) this.#pool.dispose();
+    this.#pool = null;
+    this.threads = 1;
   }
 
   /** null, or why this instance is unusable (a trap left its state undefined). */
@@ -1001,6 +1056,7 @@ class Session {
     }
     this.#w = 0;
     this.#store = null;
+    if (this.#owned) rt.dispose(); // load()'s own instance: stop its workers
   }
 }
 if (typeof Symbol.dispose === 'symbol') Session.prototype[Symbol.dispose] = Session.prototype.dispose;

@@ -18,6 +18,10 @@ IMPORT(holo_host_sha256) int host_sha256(const holo_span *parts, uint32_t n, uin
 
 static holo_heap HEAP;
 
+/* threads.c, in the threaded module only (weak: NULL elsewhere). */
+#pragma weak holo_wasm_threads_attach
+void holo_wasm_threads_attach(holo_backend *be);
+
 static void *heap_alloc(void *ctx, size_t size, size_t align) { return holo_heap_alloc(ctx, size, align); }
 static void heap_free(void *ctx, void *p) { holo_heap_free(ctx, p); }
 static const holo_allocator ALLOC = {&HEAP, heap_alloc, heap_free};
@@ -66,6 +70,7 @@ wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, 
     return 0;
   }
   holo_cpu_backend_init(&w->be);
+  if (holo_wasm_threads_attach) holo_wasm_threads_attach(&w->be);
   w->store = (holo_warm_store){w, st_get, st_put};
   w->last_get = 0;
   holo_options opt = {&ALLOC, (uint64_t)budget_hi << 32 | budget_lo, (host & WASM_HOST_STORE) ? &w->store : 0, flags};

@@ -25,7 +25,7 @@ test('npm pack ships the shim, types, stores and every dist/*.wasm, and no C', (
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PKG, encoding: 'utf8', timeout: 60000 });
   assert.is(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path).sort();
-  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts']) assert.ok(files.includes(f), `${f} missing from ${files}`);
+  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts', 'threads.js', 'threads-worker.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
   for (const w of shipped) assert.ok(files.includes(`dist/${w}`), w);
   assert.not.ok(files.some((f) => f.startsWith('src-c/') || f.endsWith('.c')), 'C sources are not shipped');
 });
@@ -48,12 +48,16 @@ function inspect(file) {
   return JSON.parse(r.stdout);
 }
 
-test('every core module imports only env.holo_host_sha256 / env.holo_host_store_get / env.holo_host_store_put', () => {
+test('every core module imports only env.holo_host_sha256 / holo_host_store_get / holo_host_store_put (+ its memory, threaded)', () => {
   assert.ok(shipped.includes('hologram-simd128.wasm'));
   for (const w of shipped) {
     const { imports, exports } = inspect(join(PKG, 'dist', w));
-    assert.equal(imports.map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function'], w);
-    assert.ok(exports.some((e) => e.name === 'memory' && e.kind === 'memory'));
+    // The threaded module imports its (shared) memory instead of exporting one.
+    const threaded = w.includes('-threads');
+    const want = ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function', ...(threaded ? ['env.memory:memory'] : [])].sort();
+    assert.equal(imports.map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), want, w);
+    assert.is(exports.some((e) => e.name === 'memory' && e.kind === 'memory'), !threaded, w);
+    if (threaded) for (const e of ['holo_worker_main', 'holo_pool_quit', '__stack_pointer']) assert.ok(exports.some((x) => x.name === e), `${w} exports ${e}`);
   }
 });
 

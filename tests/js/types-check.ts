@@ -1,7 +1,7 @@
 // Compiled by tests/js/types.test.mjs with `tsc --noEmit` against the package's
 // exports map (node_modules/hologram-exec -> bindings-js). Each line after an
 // expect-error directive must fail to type-check.
-import { load, init, features, HologramError, VARIANTS, type Session, type Tensor, type RefineReport, type WarmStore, type Counters } from 'hologram-exec';
+import { load, init, features, HologramError, VARIANTS, THREADED_VARIANT, type Session, type Tensor, type RefineReport, type WarmStore, type Counters } from 'hologram-exec';
 import { MemoryWarmStore, memoryStore } from 'hologram-exec/stores/memory';
 import { NodeDirWarmStore } from 'hologram-exec/stores/node-dir';
 import { openBrowserStore, type BrowserWarmStore } from 'hologram-exec/stores/browser';
@@ -25,6 +25,11 @@ async function main(bytes: Uint8Array): Promise<void> {
   s.dispose();
   const rt = await init(undefined, { variant: 'scalar' });
   rt.load(bytes, { warmStore: memoryStore() }).dispose();
+  const rtT = await init(undefined, { threads: 2 });
+  const nt: number = rtT.threads;
+  console.log(nt, rtT.threadsUnavailable, rtT.poolStats?.workerTasks, THREADED_VARIANT);
+  rtT.dispose();
+  (await load(bytes, { threads: 4, variant: 'simd128-threads' })).dispose();
   await init(new WebAssembly.Module(new Uint8Array(8)), { variant: 'relaxed' });
   const b: BrowserWarmStore = await openBrowserStore({ backend: 'cache', preload: ['sha256:00'] });
   await b.flush();
