@@ -3,7 +3,9 @@
  * Text maps to tokens byte by byte (a 256-token vocabulary), or through
  * --vocab CHARS (token i = the i-th byte of CHARS). The generated text goes
  * to stdout, a JSON summary line to stderr. With --warm-store DIR the
- * prompt's state is cached in DIR, so a later process starts warm. */
+ * prompt's state is cached in DIR, so a later process starts warm. With
+ * --draft DRAFT.holo, greedy speculative decoding (a K-token target verifies
+ * the draft's proposals in one execution). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,9 @@ static const char GEN_USAGE[] =
     "  --regex PATTERN        constrain the output ([a-z ]+ style subset)\n"
     "  --stop-token N         stop at this token (not printed)\n"
     "  --token-input PORT --position-input PORT --logits-output PORT  (default: 0, 'pos', 0)\n"
-    "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n";
+    "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n"
+    "  --draft DRAFT.holo [--k K]  greedy speculative decoding with this draft model\n"
+    "                         (same tokens and ports; K proposals per round, default 3)\n";
 
 static int port_of(holo_session *s, const char *v, bool input, int *out) {
   uint32_t n = input ? holo_session_input_count(s) : holo_session_output_count(s);
@@ -42,7 +46,8 @@ static int port_of(holo_session *s, const char *v, bool input, int *out) {
 
 int cli_generate_main(int argc, char **argv) {
   const char *file = 0, *prompt = 0, *prompt_tokens = 0, *vocab = 0, *regex = 0, *store_dir = 0;
-  const char *tok_port = 0, *pos_port = 0, *logit_port = 0;
+  const char *tok_port = 0, *pos_port = 0, *logit_port = 0, *draft_file = 0;
+  uint32_t spec_k = 3;
   holo_sampler_config sc;
   holo_sampler_config_default(&sc);
   uint32_t max_tokens = 64;
@@ -69,6 +74,8 @@ int cli_generate_main(int argc, char **argv) {
     else if (!strcmp(a, "--vocab")) vocab = v;
     else if (!strcmp(a, "--regex")) regex = v;
     else if (!strcmp(a, "--warm-store")) store_dir = v;
+    else if (!strcmp(a, "--draft")) draft_file = v;
+    else if (!strcmp(a, "--k")) spec_k = (uint32_t)strtoul(v, 0, 10);
     else if (!strcmp(a, "--token-input")) tok_port = v;
     else if (!strcmp(a, "--position-input")) pos_port = v;
     else if (!strcmp(a, "--logits-output")) logit_port = v;
@@ -89,6 +96,8 @@ int cli_generate_main(int argc, char **argv) {
   }
   if (!file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
   if (!prompt && !prompt_tokens) return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
+  if (draft_file && (sc.kind != HOLO_SAMPLER_GREEDY || regex))
+    return cli_fail(CLI_USAGE, "generate: --draft is greedy speculative decoding: give --greedy (and no --regex)");
 
   uint8_t *bytes;
   size_t len;
@@ -109,6 +118,12 @@ int cli_generate_main(int argc, char **argv) {
   holo_prompt_cache pc;
   bool pc_init = false;
   holo_regex re;
+  uint8_t *dbytes = 0;
+  size_t dlen = 0;
+  holo_session *ds = 0;
+  holo_gen dg;
+  bool dg_init = false;
+  holo_spec_report rep = {0};
   if (store_dir) {
     if ((rc = cli_ensure_dir(store_dir, CLI_INPUT, "warm store"))) goto out;
     if (holo_file_store_open(&fs, store_dir, &err)) {
@@ -151,6 +166,19 @@ int cli_generate_main(int argc, char **argv) {
     goto out;
   }
   g_init = true;
+  if (draft_file) { /* same ports as the target; rolled back by snapshot */
+    if ((rc = cli_read_file(draft_file, CLI_ARCHIVE, &dbytes, &dlen))) goto out;
+    holo_options dopt = {holo_std_allocator(), 0, 0, 0};
+    if ((st = holo_session_load(dbytes, dlen, &be, &dopt, &ds, &err))) {
+      rc = holo_cli_fail(draft_file, &err, cli_exit_code(st) == CLI_INPUT ? CLI_ARCHIVE : cli_exit_code(st));
+      goto out;
+    }
+    if ((st = holo_gen_init(&dg, ds, &m, 0, holo_std_allocator(), &err))) {
+      rc = holo_cli_fail(draft_file, &err, cli_exit_code(st));
+      goto out;
+    }
+    dg_init = true;
+  }
   /* token <-> byte */
   static uint8_t tb[65536];
   uint32_t V = g.vocab, nv = vocab ? (uint32_t)strlen(vocab) : 0;
@@ -220,15 +248,27 @@ int cli_generate_main(int argc, char **argv) {
   out = malloc(((size_t)max_tokens + 1) * 4);
   uint32_t got = 0;
   holo_gen_options go = {max_tokens, stop, 0, 0};
-  if ((st = holo_gen_run(&g, &smp, &go, out, max_tokens, &got, &err))) goto fail;
+  if (dg_init) {
+    if ((st = holo_gen_prefill(&dg, toks, (uint32_t)n, &err))) goto fail;
+    if ((st = holo_speculative_run(&g, &dg, spec_k, &go, out, max_tokens, &got, &rep, &err))) goto fail;
+  } else if ((st = holo_gen_run(&g, &smp, &go, out, max_tokens, &got, &err))) {
+    goto fail;
+  }
   double t2 = cli_now_ms();
   for (uint32_t i = 0; i < got; i++) putchar(out[i] < V ? tb[out[i]] : '?');
   putchar('\n');
   fprintf(stderr,
           "{\"prompt_tokens\": %zu, \"prompt_reused\": %u, \"generated\": %u, \"prefill_ms\": %.3f, \"decode_ms\": %.3f, "
-          "\"tokens_per_s\": %.1f, \"steps\": %llu, \"dispatches\": %llu, \"memo_hits\": %llu}\n",
+          "\"tokens_per_s\": %.1f, \"steps\": %llu, \"dispatches\": %llu, \"memo_hits\": %llu",
           n, reused, got, t1 - t0, t2 - t1, got ? got / ((t2 - t1) / 1e3) : 0.0, (unsigned long long)g.stats.steps,
           (unsigned long long)g.stats.dispatches, (unsigned long long)g.stats.memo_hits);
+  if (dg_init)
+    fprintf(stderr,
+            ", \"speculative\": {\"k\": %u, \"proposed\": %llu, \"accepted\": %llu, \"acceptance\": %.3f, \"rounds\": %llu, "
+            "\"target_steps\": %llu, \"draft_steps\": %llu}",
+            spec_k, (unsigned long long)rep.proposed, (unsigned long long)rep.accepted, rep.acceptance,
+            (unsigned long long)rep.rounds, (unsigned long long)rep.target_steps, (unsigned long long)rep.draft_steps);
+  fputs("}\n", stderr);
   goto out;
 fail:
   rc = holo_cli_fail(file, &err, cli_exit_code(st));
@@ -236,6 +276,9 @@ out:
   if (pc_init) holo_prompt_cache_free(&pc, &g);
   if (smp_init) holo_sampler_free(&smp);
   if (g_init) holo_gen_free(&g);
+  if (dg_init) holo_gen_free(&dg);
+  holo_session_free(ds);
+  free(dbytes);
   holo_session_free(s);
   if (fs_open) holo_file_store_close(&fs);
   free(toks);
