@@ -55,6 +55,8 @@ export async function startPool(module, memory, exports, n) {
     }));
     workers.push(w);
   }
+  // A window's main thread may not block in atomics.wait: there the caller spins.
+  exports.holo_pool_config(isNode || typeof document === 'undefined' ? 1 : 0);
   let disposed = false;
   return {
     workers: workers.length,

@@ -63,7 +63,8 @@ typedef void (*holo_gemm_parallel_for)(void *pctx, uint32_t n, void (*fn)(void *
 
 /* Computes g->C like holo_gemm_f32, split into independent tasks by a FIXED
  * rule that depends only on (M, N, K) — row blocks of HOLO_GEMM_PAR_ROWS,
- * else column blocks of HOLO_GEMM_PAR_COLS (whole panels) — each task a
+ * else column blocks of HOLO_GEMM_PAR_COLS (whole panels), doubled until a
+ * block holds HOLO_GEMM_PAR_MIN_TASK multiply-adds — each task a
  * holo_gemm_f32 on its sub-block, run through pf (feature `parallel`);
  * without pf, one holo_gemm_f32 call. Every element is computed by one task with
  * the order contract's operations, so the bytes never depend on the thread
@@ -73,6 +74,8 @@ void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx
 #define HOLO_GEMM_PAR_COLS 64
 /* Below this many multiply-adds a GEMM is not split. */
 #define HOLO_GEMM_PAR_MIN_WORK ((size_t)1 << 18)
+/* Blocks are doubled until a task has at least this many multiply-adds. */
+#define HOLO_GEMM_PAR_MIN_TASK ((size_t)1 << 18)
 
 /* Floats a packed B of K x N occupies. */
 static inline size_t holo_gemm_packed_floats(size_t K, size_t N) {

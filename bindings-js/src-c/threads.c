@@ -38,6 +38,7 @@ typedef struct pool {
   _Atomic uint32_t started;      /* workers that reached holo_worker_main */
   _Atomic uint32_t worker_tasks; /* tasks run by workers (observability) */
   _Atomic uint32_t jobs;
+  uint32_t caller_waits; /* the calling thread may block (not a browser window) */
   void (*_Atomic fn)(void *, uint32_t);
   void *_Atomic arg;
   uint32_t gen;
@@ -53,7 +54,9 @@ static int run_one(uint64_t w) {
   void *arg = atomic_load(&P.arg);
   if (!atomic_compare_exchange_strong(&P.claim, &w, w + 1)) return 1; /* lost the race: re-read */
   fn(arg, i);
-  atomic_fetch_add(&P.done, 1);
+  /* The last task wakes a caller that gave up spinning (a notify with no
+   * waiter is cheap; an earlier increment already changed the word). */
+  if (atomic_fetch_add(&P.done, 1) + 1 == W_N(w)) __builtin_wasm_memory_atomic_notify((int *)&P.done, 1);
   return 2;
 }
 
@@ -86,9 +89,21 @@ static void pool_parallel_for(void *pctx, uint32_t n, void (*fn)(void *, uint32_
   atomic_fetch_add(&P.jobs, 1);
   __builtin_wasm_memory_atomic_notify((int *)&P.wake, 0xFFFFFFFFu);
   drain(gen);
-  while (atomic_load(&P.done) != n) {
+  /* Only tasks other threads hold are left. Spin briefly; then, where the
+   * caller may block, sleep on `done` so that on a busy machine a descheduled
+   * worker gets the core back instead of competing with our spin. */
+  for (uint32_t spin = 0; spin < SPIN && atomic_load(&P.done) != n; spin++) {
+  }
+  for (;;) {
+    uint32_t d = atomic_load(&P.done);
+    if (d == n) break;
+    if (P.caller_waits) __builtin_wasm_memory_atomic_wait32((int *)&P.done, (int)d, 1000000);
   }
 }
+
+/* JS says whether the thread that calls into this instance may block in
+ * memory.atomic.wait32 (Node, a Web Worker) or must spin (a window). */
+EXPORT(holo_pool_config) void pool_config(uint32_t caller_waits) { P.caller_waits = caller_waits; }
 
 /* A worker instance's whole life: JS calls this once after pointing the
  * instance's stack at its own region; it returns at holo_pool_quit. */
