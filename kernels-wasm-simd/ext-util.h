@@ -36,6 +36,16 @@ double holo_x_rint(double x);
 double holo_x_floor(double x);
 double holo_x_ceil(double x);
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+/* holo_expf (mathf.c) on 4 lanes with the same operations in the same order
+ * per lane — the double-precision reduction, the 13-step Horner polynomial
+ * (separate multiply and add), the scale by 2^k, one rounding to f32, and
+ * the same NaN / > 88.8 / < -104 cases — so every lane is bit-identical to
+ * holo_expf of that lane (tested over special values and random inputs). */
+v128_t holo_x_expf4(v128_t x);
+#endif
+
 /* ---- element access ---- */
 
 /* True for the dtypes load/store below handle (every dtype but 0). */

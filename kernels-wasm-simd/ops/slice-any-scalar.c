@@ -93,6 +93,22 @@ holo_status holo_k_slice_run(holo_kernel_call *c) {
   for (uint32_t a = 0; a < r; a++) off += p.start[a] * xs[a];
   const uint8_t *x = xt->data;
   uint8_t *y = c->outputs[0].data;
+  if (p.step[r - 1] == 1) {
+    /* unit step on the last axis: whole runs of count[r-1] elements are
+     * contiguous in X and in Y, copied as blocks (pure data movement: the
+     * bytes are the element loop's) */
+    const size_t run = (size_t)p.count[r - 1], rb = run * es;
+    for (size_t i = 0; i < n; i += run) {
+      __builtin_memcpy(y + i * es, x + (size_t)off * es, rb);
+      for (int32_t a = (int32_t)r - 2; a >= 0; a--) {
+        off += p.step[a] * xs[a];
+        if (++idx[a] < p.count[a]) break;
+        off -= p.step[a] * xs[a] * p.count[a];
+        idx[a] = 0;
+      }
+    }
+    return HOLO_OK;
+  }
   for (size_t i = 0; i < n; i++) {
     const uint8_t *src = x + (size_t)off * es;
     for (size_t b = 0; b < es; b++) y[i * es + b] = src[b];

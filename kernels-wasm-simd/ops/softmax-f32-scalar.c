@@ -1,9 +1,48 @@
 /* Softmax, opset-13 semantics: normalizes along one axis (default -1).
  * The row maximum is subtracted first so exp never overflows; the sum is
  * taken in ascending index order. A NaN anywhere in a row makes the whole
- * row NaN (the max skips NaN, but exp(NaN - max) is NaN and enters the sum). */
+ * row NaN (the max skips NaN, but exp(NaN - max) is NaN and enters the sum).
+ *
+ * SIMD128 (contiguous rows, axis last): the max runs 4 lanes then across
+ * them — the maximum of the non-NaN values is one value whatever the order
+ * (only a zero's sign could depend on it, and x - (+0) equals x - (-0) for
+ * every x but a zero, whose exp is 1 either way); exp is holo_x_expf4
+ * (lane-exact holo_expf); the sum stays the scalar ascending f32 loop over
+ * the stored exps; the division is per element. Same bytes as the scalar. */
+#include "../ext-util.h"
 #include "../mathf.h"
 #include "../shape-util.h"
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#ifdef __wasm_simd128__
+static void softmax_row_simd(const float *xr, float *yr, size_t n) {
+  v128_t m4 = wasm_f32x4_splat(-__builtin_inff());
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v128_t v = wasm_v128_load(xr + i);
+    m4 = wasm_v128_bitselect(v, m4, wasm_f32x4_gt(v, m4));
+  }
+  float mx = -__builtin_inff();
+  for (int l = 0; l < 4; l++) {
+    float v = ((float[4]){wasm_f32x4_extract_lane(m4, 0), wasm_f32x4_extract_lane(m4, 1),
+                          wasm_f32x4_extract_lane(m4, 2), wasm_f32x4_extract_lane(m4, 3)})[l];
+    if (v > mx) mx = v;
+  }
+  for (; i < n; i++)
+    if (xr[i] > mx) mx = xr[i];
+  const v128_t mv = wasm_f32x4_splat(mx);
+  for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, holo_x_expf4(wasm_f32x4_sub(wasm_v128_load(xr + i), mv)));
+  for (; i < n; i++) yr[i] = holo_expf(xr[i] - mx);
+  float sum = 0.0f;
+  for (i = 0; i < n; i++) sum += yr[i];
+  const v128_t sv = wasm_f32x4_splat(sum);
+  for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, wasm_f32x4_div(wasm_v128_load(yr + i), sv));
+  for (; i < n; i++) yr[i] = yr[i] / sum;
+}
+#endif
 
 holo_status holo_k_softmax_f32_infer(holo_kernel_call *c) { return holo_k_axis_op_infer(c, "Softmax"); }
 
@@ -16,6 +55,12 @@ holo_status holo_k_softmax_f32_run(holo_kernel_call *c) {
   size_t outer = holo_k_prod(xt->shape, 0, axis), n = (size_t)xt->shape[axis];
   size_t inner = holo_k_prod(xt->shape, axis + 1, xt->rank);
   for (size_t o = 0; o < outer; o++) {
+#ifdef __wasm_simd128__
+    if (inner == 1) {
+      softmax_row_simd(x + o * n, y + o * n, n);
+      continue;
+    }
+#endif
     for (size_t in = 0; in < inner; in++) {
       const float *xr = x + o * n * inner + in;
       float *yr = y + o * n * inner + in;

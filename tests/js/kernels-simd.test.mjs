@@ -90,6 +90,7 @@ function mm64(A, B, M, K, N, bias) {
 }
 
 const SIZES = [1, 3, 4, 7, 8, 9, 17, 63, 65];
+const fl = (value) => ({ type: 'float', value }); // a FLOAT attribute even when integral
 
 test('identities: simd128 and scalar builds share the byte class; relaxed has its own', () => {
   const holo = archive('Relu', [[3]]);
@@ -289,6 +290,173 @@ test('GEMM with NaN and Inf operands: simd == scalar bytes', () => {
   assert.ok(Number.isNaN(y[0]), 'NaN row');
   const W = randf(2 * 1 * 3 * 3); W[0] = Infinity;
   same('Conv', [[1, 1, 4, 4], [2, 1, 3, 3]], { pads: [1, 1, 1, 1] }, {}, [randf(16), W]);
+});
+
+test('GEMM K blocking (K > 256): partial sums in C give the unblocked bytes; simd == scalar, f64 within tolerance', () => {
+  for (const [M, K, N] of [[5, 257, 17], [17, 300, 9], [1, 513, 33], [3, 1024, 65], [65, 600, 7], [4, 256, 8], [7, 1023, 12]]) {
+    const { out, inputs } = same('MatMul', [[M, K], [K, N]]);
+    close(out.data, mm64(inputs[0], inputs[1], M, K, N), 1e-5, 3e-6 * K, `MatMul ${M}x${K}x${N}`);
+    // packed B, fused bias + Clip: the epilogue runs once, after the last K block
+    const g = new GraphBuilder();
+    const a = g.input('a', DT.f32, [M, K]), bb = g.input('b', DT.f32, [K, N]), bias = g.input('c', DT.f32, [N]);
+    const [bp] = g.node('holo.PackB', [bb]);
+    const [y] = g.node('holo.MatMulPacked', [a, bp, bias], { attrs: { n: N, holo_activation: 'Clip', holo_clip_min: fl(-0.5), holo_clip_max: fl(0.75) } });
+    g.output(y);
+    const c = randf(N);
+    const holo = writeHolo(g.toJSON());
+    const p = runOn(rtS, holo, [inputs[0], inputs[1], c]).out, q = runOn(rtR, holo, [inputs[0], inputs[1], c]).out;
+    if (!RELAXED_CHILD) assert.ok(bytesOf(p.data).equals(bytesOf(q.data)), `MatMulPacked+Clip ${M}x${K}x${N}`);
+    const ref = mm64(inputs[0], inputs[1], M, K, N, c).map((v) => Math.min(Math.max(v, -0.5), 0.75));
+    close(p.data, ref, 1e-5, 3e-6 * K, `MatMulPacked+Clip ${M}x${K}x${N}`);
+  }
+});
+
+test('fused Clip epilogue (holo_clip_min / holo_clip_max, either optional) = the Clip kernel on the unfused value, NaN and -0 kept', () => {
+  const cl = (v, lo, hi) => { if (lo !== undefined && v < lo) v = lo; if (hi !== undefined && v > hi) v = hi; return v; };
+  for (const [lo, hi] of [[0, 6], [undefined, 0.25], [-0.5, undefined], [0.3, -0.3]]) {
+    const act = { holo_activation: 'Clip', ...(lo !== undefined ? { holo_clip_min: fl(lo) } : {}), ...(hi !== undefined ? { holo_clip_max: fl(hi) } : {}) };
+    for (const [M, K, N] of [[1, 3, 7], [3, 17, 65], [9, 63, 4]]) {
+      const A = randf(M * K, 3), B = randf(K * N, 3);
+      A[0] = NaN; if (A.length > 4) A[4] = Infinity;
+      const y = same('MatMul', [[M, K], [K, N]], act, {}, [A, B]).out.data;
+      const plain = same('MatMul', [[M, K], [K, N]], {}, {}, [A, B]).out.data;
+      const want = same('Clip', [[M * N], [], []], {}, { absent: [lo === undefined ? 1 : -1, hi === undefined ? 2 : -1] },
+        [plain, ...(lo !== undefined ? [Float32Array.of(lo)] : []), ...(hi !== undefined ? [Float32Array.of(hi)] : [])]).out.data;
+      assert.ok(bytesOf(y).equals(bytesOf(want)), `MatMul+Clip ${JSON.stringify([lo, hi, M, K, N])} vs MatMul then Clip`);
+      for (let i = 0; i < y.length; i++) if (!Number.isNaN(plain[i])) assert.is(y[i], Math.fround(cl(plain[i], lo === undefined ? undefined : Math.fround(lo), hi === undefined ? undefined : Math.fround(hi))));
+    }
+    same('Gemm', [[5, 7], [9, 7], [9]], { transB: 1, ...act });
+    same('Conv', [[1, 3, 9, 9], [4, 3, 3, 3], [4]], { pads: [1, 1, 1, 1], ...act });
+    same('Conv', [[1, 5, 9, 7], [5, 1, 3, 3], [5]], { pads: [1, 1, 1, 1], group: 5, ...act });
+  }
+  const holo = archive('Conv', [[1, 1, 3, 3], [1, 1, 1, 1]], { holo_activation: 'Sigmoid' });
+  assert.throws(() => runOn(rtS, holo, [randf(9), randf(1)]), /holo_activation must be/);
+});
+
+test('1x1 stride-1 Conv runs the GEMM on X directly: bytes of MatMul(W, X) per image, simd == scalar', () => {
+  for (const [N, C, H, W, M] of [[1, 16, 8, 8, 24], [2, 7, 4, 9, 5], [1, 3, 1, 4, 65], [1, 33, 5, 5, 9], [1, 960, 2, 2, 17]]) {
+    const xs = [N, C, H, W], ws = [M, C, 1, 1];
+    for (const bias of [false, true]) {
+      const { out, inputs } = same('Conv', bias ? [xs, ws, [M]] : [xs, ws]);
+      const ref = conv64(inputs[0], inputs[1], bias ? inputs[2] : null, xs, ws, {});
+      close(out.data, ref, 1e-5, 1e-5 * C, `1x1 Conv ${JSON.stringify(xs)}`);
+      if (bias) continue;
+      const P = H * W;
+      for (let n = 0; n < N; n++) {
+        const mm = same('MatMul', [[M, C], [C, P]], {}, {}, [inputs[1], inputs[0].slice(n * C * P, (n + 1) * C * P)]).out.data;
+        assert.ok(bytesOf(out.data.subarray(n * M * P, (n + 1) * M * P)).equals(bytesOf(mm)), `1x1 Conv = MatMul ${JSON.stringify(xs)} image ${n}`);
+      }
+    }
+  }
+});
+
+test('Conv depthwise SIMD path: large and tiny planes, stride 2 on odd widths, Inf/NaN weights beside padding, Clip', () => {
+  const cases = [
+    [[1, 3, 112, 112], 3, { pads: [1, 1, 1, 1] }], [[1, 4, 113, 57], 3, { strides: [2, 2], pads: [1, 1, 1, 1] }],
+    [[1, 9, 7, 7], 3, { pads: [1, 1, 1, 1] }], [[2, 3, 5, 6], 3, { strides: [2, 2], pads: [0, 1, 1, 0] }],
+    [[1, 2, 9, 10], 5, { strides: [1, 2], pads: [2, 2, 2, 2] }], [[1, 2, 6, 5], 3, { dilations: [1, 2], pads: [1, 2, 1, 2] }],
+    [[1, 13, 4, 3], 3, { pads: [3, 3, 3, 3] }],
+  ];
+  for (const [xs, k, at] of cases) {
+    const C = xs[1], ws = [C, 1, k, k];
+    for (const act of [{}, { holo_activation: 'Clip', holo_clip_min: fl(0), holo_clip_max: fl(6) }]) {
+      const { out, inputs } = same('Conv', [xs, ws, [C]], { ...at, group: C, ...act });
+      let ref = conv64(inputs[0], inputs[1], inputs[2], xs, ws, { ...at, group: C });
+      if (act.holo_activation) ref = ref.map((v) => Math.min(Math.max(v, 0), 6));
+      close(out.data, ref, 1e-5, 1e-5 * k * k, `depthwise ${JSON.stringify([xs, k, at, act])}`);
+    }
+  }
+  // an infinite weight next to zero padding gives NaN (w * 0) at the border, as the GEMM path does
+  const W = randf(2 * 9); W[0] = Infinity; W[9 + 4] = NaN;
+  const X = randf(2 * 25); X[7] = -Infinity;
+  const y = same('Conv', [[1, 2, 5, 5], [2, 1, 3, 3]], { pads: [1, 1, 1, 1], group: 2 }, {}, [X, W]).out.data;
+  assert.ok(Number.isNaN(y[0]), 'corner output touches padding with an Inf weight');
+  assert.ok(y.subarray(25).every(Number.isNaN), 'a NaN centre weight makes every output NaN');
+});
+
+test('Softmax SIMD rows (exp on 4 lanes = holo_expf): lengths 1..129, wide ranges, NaN/Inf/-0 rows', () => {
+  for (const n of [1, 3, 4, 7, 8, 17, 63, 64, 65, 128, 129]) {
+    same('Softmax', [[5, n]]);
+    same('Softmax', [[3, n]], {}, {}, [randf(3 * n, 120)]); // exps that underflow to 0 and near 88.8
+  }
+  // every special value in a row of a SIMD-width multiple, and in the scalar tail
+  const sp = [NaN, Infinity, -Infinity, 0, -0, 1e-40, -1e-40, 88.7, 88.9, -103.9, -104.1, 3, -3, 1e30, -1e30, 50];
+  for (const v of sp) {
+    const row = Float32Array.from({ length: 9 }, (_, i) => (i === 6 ? v : (i % 3) - 1));
+    const o = same('Softmax', [[1, 9]], {}, {}, [row]).out.data;
+    if (Number.isNaN(v) || v === Infinity) assert.ok(o.every(Number.isNaN), `row with ${v}`);
+    else {
+      const mx = Math.max(...row), e = Array.from(row, (x) => Math.exp(x - mx)), s = e.reduce((a, b) => a + b, 0);
+      close(o, e.map((x) => x / s), 1e-6, 1e-7, `softmax row with ${v}`);
+    }
+  }
+  // x - max over a full range of exp arguments: the vector exp against the scalar one, lane by lane
+  const wide = Float32Array.from({ length: 4096 }, (_, i) => -110 + (i * 199.3) / 4096);
+  wide[0] = 88.8; // the row max: arguments run from about -199 to 0
+  same('Softmax', [[1, 4096]], {}, {}, [wide]);
+  const wide2 = Float32Array.from({ length: 4096 }, (_, i) => ((i * 2654435761) % 4096) / 4096 * 30 - 15);
+  same('Softmax', [[64, 64]], {}, {}, [wide2]);
+});
+
+test('holo.LayerNormSteps: the unfused chain\'s bytes (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add), f64 within tolerance', () => {
+  for (const n of [1, 3, 4, 7, 17, 63, 65, 256]) {
+    for (const [hasS, hasB, sN, bN] of [[true, true, n, n], [true, false, 1, 0], [false, true, 0, 1], [false, false, 0, 0], [true, true, 1, n]]) {
+      const R = 3, eps = 1e-5;
+      const X = randf(R * n, 5);
+      if (n > 3) { X[2] = NaN; X[n + 1] = Infinity; X[2 * n + 3] = -0; }
+      const S = randf(Math.max(sN, 1), 2), B = randf(Math.max(bN, 1));
+      const ins = [X, ...(hasS ? [S] : []), ...(hasB ? [B] : [])];
+      const g = new GraphBuilder();
+      const x = g.input('x', DT.f32, [R, n]);
+      const s = hasS ? g.input('s', DT.f32, [sN]) : null, b = hasB ? g.input('b', DT.f32, [bN]) : null;
+      const [y] = g.node('holo.LayerNormSteps', [x, s, b], { attrs: { epsilon: fl(eps) } });
+      g.output(y);
+      const fused = writeHolo(g.toJSON());
+      // the chain it stands for
+      const h = new GraphBuilder();
+      const hx = h.input('x', DT.f32, [R, n]);
+      const hs = hasS ? h.input('s', DT.f32, [sN]) : null, hb = hasB ? h.input('b', DT.f32, [bN]) : null;
+      const ax = h.constant('ax', DT.i64, [1], new BigInt64Array([-1n]));
+      const [m] = h.node('ReduceMean', [hx, ax], { attrs: { keepdims: 1 } });
+      const [d] = h.node('Sub', [hx, m]);
+      const [p] = h.node('Pow', [d, h.constant('two', DT.f32, [], Float32Array.of(2))]);
+      const [v] = h.node('ReduceMean', [p, ax], { attrs: { keepdims: 1 } });
+      const [ve] = h.node('Add', [v, h.constant('eps', DT.f32, [], Float32Array.of(eps))]);
+      const [sq] = h.node('Sqrt', [ve]);
+      let [q] = h.node('Div', [d, sq]);
+      if (hasS) [q] = h.node('Mul', [q, hs]);
+      if (hasB) [q] = h.node('Add', [q, hb]);
+      h.output(q);
+      const chain = writeHolo(h.toJSON());
+      const a = runOn(rtS, fused, ins).out, c = runOn(rtR, fused, ins).out, u = runOn(rtR, chain, ins).out;
+      assert.ok(bytesOf(a.data).equals(bytesOf(c.data)), `LayerNormSteps simd == scalar n=${n}`);
+      assert.ok(bytesOf(a.data).equals(bytesOf(u.data)), `LayerNormSteps == chain n=${n} ${[hasS, hasB, sN, bN]}`);
+      const ref = new Float64Array(R * n);
+      for (let r = 0; r < R; r++) {
+        const row = Array.from(X.subarray(r * n, (r + 1) * n));
+        const mu = row.reduce((q0, t) => q0 + t, 0) / n, va = row.reduce((q0, t) => q0 + (t - mu) ** 2, 0) / n;
+        row.forEach((t, i) => { ref[r * n + i] = ((t - mu) / Math.sqrt(va + Math.fround(eps))) * (hasS ? S[sN === 1 ? 0 : i] : 1) + (hasB ? B[bN === 1 ? 0 : i] : 0); });
+      }
+      close(a.data, ref, 1e-4, n === 1 ? 1e-2 : 1e-4, `LayerNormSteps f64 n=${n}`);
+    }
+  }
+  const bad = archive('holo.LayerNormSteps', [[2, 5], [4]], { epsilon: 1e-5 });
+  assert.throws(() => runOn(rtS, bad, [randf(10), randf(4)]), /Scale/);
+});
+
+test('Slice with a unit last step copies runs: same bytes as the element walk (negative outer steps, offsets)', () => {
+  const X = randf(4 * 6 * 10);
+  const g = new GraphBuilder();
+  const x = g.input('x', DT.f32, [4, 6, 10]);
+  const c = (name, a) => g.constant(name, DT.i64, [a.length], BigInt64Array.from(a.map(BigInt)));
+  const [y] = g.node('Slice', [x, c('st', [3, 1, 2]), c('en', [0, 6, 9]), c('ax', [0, 1, 2]), c('sp', [-1, 2, 1])]);
+  g.output(y);
+  const holo = writeHolo(g.toJSON());
+  const a = runOn(rtS, holo, [X]).out, b = runOn(rtR, holo, [X]).out;
+  assert.equal(a.shape, [3, 3, 7]);
+  assert.ok(bytesOf(a.data).equals(bytesOf(b.data)));
+  let k = 0;
+  for (let i = 3; i > 0; i--) for (let j = 1; j < 6; j += 2) for (let l = 2; l < 9; l++) assert.is(a.data[k++], X[(i * 6 + j) * 10 + l]);
 });
 
 if (!RELAXED_CHILD) {

@@ -353,6 +353,91 @@ test('fusions: one holo.PackB per shared weight; PackB runs at load, not per cal
   s.dispose();
 });
 
+test('fusions: Conv + Clip(0, 6) (ReLU6), Clip with one bound, Gemm + Clip -> fused holo_activation "Clip", same bytes', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [1, 3, 9, 8]);
+  b.init('w', FLOAT, [6, 3, 3, 3], rand(162, 0.6)).init('c', FLOAT, [6], rand(6, 0.2));
+  b.init('dw', FLOAT, [6, 1, 3, 3], rand(54, 0.8)).init('pw', FLOAT, [4, 6, 1, 1], rand(24, 0.8));
+  b.init('lo', FLOAT, [], [0]).init('hi', FLOAT, [], [6]).init('hi2', FLOAT, [], [0.25]);
+  b.init('wg', FLOAT, [5, 4 * 5 * 4], rand(400, 0.3)).init('cg', FLOAT, [5], rand(5, 0.1));
+  b.node('Conv', ['x', 'w', 'c'], ['h'], { pads: [1, 1, 1, 1], kernel_shape: [3, 3], strides: [2, 2] }).node('Clip', ['h', 'lo', 'hi'], ['r'])
+    .node('Conv', ['r', 'dw'], ['d'], { pads: [1, 1, 1, 1], kernel_shape: [3, 3], group: 6 }).node('Clip', ['d', '', 'hi2'], ['dr'])
+    .node('Conv', ['dr', 'pw'], ['p'], { kernel_shape: [1, 1] })
+    .node('Flatten', ['p'], ['f'], { axis: 1 }).node('Gemm', ['f', 'wg', 'cg'], ['g'], { transB: 1 }).node('Clip', ['g', 'lo'], ['y']);
+  b.output('y', FLOAT, [1, 5]);
+  const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(216, 3), shape: [1, 3, 9, 8] } });
+  assert.equal(ops, ['Conv', 'Conv', 'Conv', 'Flatten', 'holo.PackB', 'holo.MatMulPacked']);
+  const at = (n, k) => n.attrs.find((a) => a.name === k)?.value;
+  const [c0, c1, , , , mm] = fused.graph.nodes;
+  assert.equal([at(c0, 'holo_activation'), at(c0, 'holo_clip_min'), at(c0, 'holo_clip_max')], ['Clip', 0, 6]);
+  assert.equal([at(c1, 'holo_activation'), at(c1, 'holo_clip_min'), at(c1, 'holo_clip_max')], ['Clip', undefined, 0.25]);
+  assert.equal([at(mm, 'holo_activation'), at(mm, 'holo_clip_min'), at(mm, 'holo_clip_max')], ['Clip', 0, undefined]);
+  assert.ok(fused.report.rewrites.some((l) => /fuse-clip: 3/.test(l)));
+});
+
+/** The LayerNorm chain torch exports (opset 18: ReduceMean axes as an input). */
+function lnChain(b, x, y, { pow = true, eps = 1e-5, scale = 'g', bias = 'be', commute = false } = {}) {
+  b.node('ReduceMean', [x, 'ax'], [`${y}_m`], { keepdims: 1 }).node('Sub', [x, `${y}_m`], [`${y}_d`]);
+  if (pow) b.node('Pow', [`${y}_d`, 'two'], [`${y}_p`]); else b.node('Mul', [`${y}_d`, `${y}_d`], [`${y}_p`]);
+  b.init(`${y}_eps`, FLOAT, [], [eps]);
+  b.node('ReduceMean', [`${y}_p`, 'ax'], [`${y}_v`], { keepdims: 1 }).node('Add', commute ? [`${y}_eps`, `${y}_v`] : [`${y}_v`, `${y}_eps`], [`${y}_ve`])
+    .node('Sqrt', [`${y}_ve`], [`${y}_s`]).node('Div', [`${y}_d`, `${y}_s`], [scale || bias ? `${y}_q` : y]);
+  if (scale) b.node('Mul', commute ? [scale, `${y}_q`] : [`${y}_q`, scale], [bias ? `${y}_qs` : y]);
+  if (bias) b.node('Add', commute ? [bias, scale ? `${y}_qs` : `${y}_q`] : [scale ? `${y}_qs` : `${y}_q`, bias], [y]);
+}
+
+test('fusions: exported LayerNorm chains -> holo.LayerNormSteps (Pow or Mul square, scale/bias optional or commuted), same bytes', async () => {
+  for (const [R, N] of [[3, 1], [2, 3], [5, 7], [4, 17], [3, 63], [2, 65], [6, 256]]) {
+    const b = new OnnxBuilder(18);
+    b.input('x', FLOAT, [R, N]);
+    b.init('ax', 7, [1], [-1]).init('two', FLOAT, [], [2]);
+    b.init('g', FLOAT, [N], rand(N, 1.5)).init('be', FLOAT, [N], rand(N, 0.5)).init('g1', FLOAT, [1], [0.75]);
+    lnChain(b, 'x', 'y1');
+    lnChain(b, 'y1', 'y2', { pow: false, eps: 1e-3, scale: 'g1', bias: '', commute: true });
+    lnChain(b, 'y2', 'y3', { scale: '', bias: 'be', commute: true });
+    lnChain(b, 'y3', 'y', { scale: '', bias: '' });
+    b.output('y', FLOAT, [R, N]);
+    const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(R * N, 4), shape: [R, N] } });
+    assert.equal(ops, ['holo.LayerNormSteps', 'holo.LayerNormSteps', 'holo.LayerNormSteps', 'holo.LayerNormSteps'], `${R}x${N}`);
+    assert.equal(fused.graph.nodes.map((n) => n.inputs.filter((i) => i !== null).length), [3, 2, 2, 1]);
+    assert.ok(fused.report.rewrites.some((l) => /fuse-layernorm: 4/.test(l)));
+  }
+});
+
+test('fusions: LayerNorm chains that must stay (mean over another axis, an intermediate used twice, non-row scale)', async () => {
+  const b = new OnnxBuilder(18);
+  b.input('x', FLOAT, [3, 5]);
+  b.init('ax', 7, [1], [-1]).init('ax0', 7, [1], [0]).init('two', FLOAT, [], [2]).init('g', FLOAT, [3, 5], rand(15));
+  b.node('ReduceMean', ['x', 'ax0'], ['m'], { keepdims: 1 }).node('Sub', ['x', 'm'], ['d']).node('Pow', ['d', 'two'], ['p'])
+    .node('ReduceMean', ['p', 'ax0'], ['v'], { keepdims: 1 }).node('Sqrt', ['v'], ['s']).node('Div', ['d', 's'], ['y1']);
+  b.init('eps', FLOAT, [], [1e-5]);
+  b.node('ReduceMean', ['x', 'ax'], ['m2'], { keepdims: 1 }).node('Sub', ['x', 'm2'], ['d2']).node('Pow', ['d2', 'two'], ['p2'])
+    .node('ReduceMean', ['p2', 'ax'], ['v2'], { keepdims: 1 }).node('Add', ['v2', 'eps'], ['ve2']).node('Sqrt', ['ve2'], ['s2'])
+    .node('Div', ['d2', 's2'], ['q2']).node('Mul', ['q2', 'g'], ['y2']);
+  b.output('y1', FLOAT, [3, 5]).output('y2', FLOAT, [3, 5]).output('v2', FLOAT, [3, 1]);
+  const { ops } = await checkFusion(b.bytes(), { x: { data: rand(15, 2), shape: [3, 5] } });
+  assert.ok(!ops.includes('holo.LayerNormSteps'), ops.join(' '));
+});
+
+test('fusions: Gemm whose A comes from a Reshape to a 2-element shape is packed even when shapes are not inferred', () => {
+  const ir = ir0();
+  ir.addConst('w', DT.f32, [3, 4], f32(rand(12)));
+  ir.addConst('c', DT.f32, [3], f32(rand(3)));
+  ir.addConst('sh', DT.i64, [2], i64Bytes([-1, 4]));
+  node(ir, 'Reshape', ['x', 'sh'], ['r'], {}, null);
+  node(ir, 'Gemm', ['r', 'w', 'c'], ['y'], { transB: A.int(1) }, null);
+  ir.outputs.push('y');
+  assert.is(packWeights(ir), 1);
+  assert.equal(ir.nodes.map((n) => n.op), ['Reshape', 'holo.PackB', 'holo.MatMulPacked']);
+  const j = ir0();
+  j.addConst('w', DT.f32, [3, 4], f32(rand(12)));
+  j.addConst('sh', DT.i64, [3], i64Bytes([1, -1, 4]));
+  node(j, 'Reshape', ['x', 'sh'], ['r'], {}, null);
+  node(j, 'Gemm', ['r', 'w'], ['y'], { transB: A.int(1) }, null);
+  j.outputs.push('y');
+  assert.is(packWeights(j), 0, 'a 3-D reshape stays a Gemm (which refuses it)');
+});
+
 test('fusion rewrites on the IR: conditions of fuse-matmul-bias / fuse-relu / pack-weights', () => {
   const ir = ir0();
   ir.addConst('w', DT.f32, [4, 3], f32(rand(12)));
