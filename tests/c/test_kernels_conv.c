@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "hologram/parallel.h"
 #include "util/kernel_testutil.h"
 
 typedef struct cv_case {
@@ -423,12 +424,90 @@ static void test_global_average_pool(void **st) {
   kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "GlobalAveragePool");
 }
 
+/* Depthwise Conv with a fused Clip (ReLU6) over channel tasks: serial, and
+ * through pools of 1, 2 and 4 threads, the same bytes (the task split is a
+ * rule of the shape; each task has its own workspace slot); plus the f64
+ * reference clipped. Shapes: more channels than tasks, fewer, batch 2. */
+typedef struct {
+  int64_t xs[4];
+  const float *X, *W, *B;
+} dw_ctx;
+static void dw_setup(kt_call *k, const dw_ctx *c, holo_pool *p) {
+  kt_init(k, "Conv");
+  kt_input(k, 0, HOLO_DT_F32, 4, c->xs, c->X);
+  kt_input(k, 1, HOLO_DT_F32, 4, (int64_t[]){c->xs[1], 1, 3, 3}, c->W);
+  kt_input(k, 2, HOLO_DT_F32, 1, (int64_t[]){c->xs[1]}, c->B);
+  kt_attr_int(k, "group", c->xs[1]);
+  kt_attr_ints(k, "pads", 4, (int64_t[]){1, 1, 1, 1});
+  kt_attr_ints(k, "strides", 2, (int64_t[]){1, 2});
+  kt_attr_string(k, "holo_activation", "Clip");
+  kt_attr_float(k, "holo_clip_min", 0.0f);
+  kt_attr_float(k, "holo_clip_max", 0.5f);
+  if (p) {
+    k->call.parallel_for = holo_pool_parallel_for;
+    k->call.pctx = p;
+  }
+}
+static void test_conv_depthwise_tasks_clip(void **st) {
+  (void)st;
+  static const int64_t shapes[][4] = {{1, 19, 9, 10}, {2, 3, 7, 5}, {1, 8, 12, 12}};
+  uint64_t seed = 4242;
+  for (size_t s = 0; s < 3; s++) {
+    dw_ctx c = {{shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]}, 0, 0, 0};
+    size_t nx = kt_numel(4, c.xs), nw = (size_t)c.xs[1] * 9;
+    float *X = malloc(nx * 4), *W = malloc(nw * 4), *B = malloc((size_t)c.xs[1] * 4);
+    kt_fill(X, nx, &seed, -2, 2);
+    kt_fill(W, nw, &seed, -1, 1);
+    kt_fill(B, (size_t)c.xs[1], &seed, -1, 1);
+    c.X = X;
+    c.W = W;
+    c.B = B;
+    kt_call k;
+    dw_setup(&k, &c, NULL);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    const int64_t N = c.xs[0], C = c.xs[1], H = c.xs[2], Wd = c.xs[3], OH = H, OW = (Wd + 2 - 3) / 2 + 1;
+    size_t ny = (size_t)(N * C * OH * OW);
+    double *ref = malloc(ny * 8);
+    for (int64_t n = 0; n < N; n++)
+      for (int64_t ch = 0; ch < C; ch++)
+        for (int64_t oh = 0; oh < OH; oh++)
+          for (int64_t ow = 0; ow < OW; ow++) {
+            double v = B[ch];
+            for (int64_t i = 0; i < 3; i++)
+              for (int64_t j = 0; j < 3; j++) {
+                int64_t ih = oh - 1 + i, iw = ow * 2 - 1 + j;
+                if (ih >= 0 && ih < H && iw >= 0 && iw < Wd)
+                  v += (double)X[((n * C + ch) * H + ih) * Wd + iw] * W[ch * 9 + i * 3 + j];
+              }
+            ref[((n * C + ch) * OH + oh) * OW + ow] = v < 0 ? 0 : v > 0.5 ? 0.5 : v;
+          }
+    kt_close(k.out[0].data, ref, ny, 1e-5, 1e-5);
+    float *want = malloc(ny * 4);
+    memcpy(want, k.out[0].data, ny * 4);
+    kt_free(&k);
+    for (unsigned t = 1; t <= 4; t *= 2) {
+      holo_pool *p = holo_pool_create(t);
+      dw_setup(&k, &c, p);
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      assert_memory_equal(k.out[0].data, want, ny * 4);
+      kt_free(&k);
+      holo_pool_destroy(p);
+    }
+    free(want);
+    free(ref);
+    free(X);
+    free(W);
+    free(B);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_random),   cmocka_unit_test(test_conv_groups),
       cmocka_unit_test(test_conv_auto_pad), cmocka_unit_test(test_conv_zero_batch),
       cmocka_unit_test(test_conv_refusals), cmocka_unit_test(test_pools),
       cmocka_unit_test(test_pool_refusals), cmocka_unit_test(test_global_average_pool),
+      cmocka_unit_test(test_conv_depthwise_tasks_clip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
