@@ -10,6 +10,7 @@ const COUNTERS = ['executions', 'dispatches', 'elided', 'memoHits', 'storeHits',
 const REFINE_STATUS = ['converged', 'budgetExhausted', 'repaired', 'failed'];
 const VALIDATORS = { stableLabels: 1, stableBytes: 2 };
 const MAX_STATE = 64, MAX_RANK = 8, LABEL_LEN = 71;
+const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_pcache_new', 'holo_status_name'];
 const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'variant', 'trustStore', 'verifyConstants', 'warmCone', 'wasm', 'hostHash', 'threads']);
 
 /** The core module variants, best first, and the dist/ file of each. */
@@ -225,6 +226,9 @@ export class Runtime {
     // Every export goes through a guard: a trap becomes HologramError('TRAP').
     const x = { memory: this.#raw.memory ?? host.memory };
     for (const [k, v] of Object.entries(this.#raw)) if (typeof v === 'function') x[k] = this.#guard(k, v);
+    // wasm32 pointers come back as signed i32: above 2 GiB they would read as
+    // negative offsets. The exports that return pointers are made unsigned.
+    for (const k of POINTER_RESULTS) if (x[k]) { const f = x[k]; x[k] = (...a) => f(...a) >>> 0; }
     this.x = x;
     for (const f of ['holo_alloc', 'holo_free', 'holo_wasm_load', 'holo_wasm_execute', 'holo_wasm_layout']) {
       if (typeof x[f] !== 'function') throw new HologramError('ABI', `the core module lacks the export ${f}`);
