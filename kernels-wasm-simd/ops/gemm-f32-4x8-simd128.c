@@ -1,9 +1,7 @@
 /* The wasm SIMD128 GEMM core: 4x8 register tiles (8 f32x4 accumulators),
  * vectorized across j. Each lane is one output element whose sum runs over
  * k in ascending order with a separate multiply and add, so the bytes equal
- * the scalar core's (gemm.h, the order contract); K is walked in blocks of
- * KC whose partial sums wait in C (exact f32 accumulators, reloaded by the
- * next block), which changes no element's order. Built with relaxed SIMD,
+ * the scalar core's (gemm.h, the order contract). Built with relaxed SIMD,
  * the multiply-add is f32x4.relaxed_madd instead: fused where the engine
  * has FMA, which changes bytes; registry.c gives that build its own
  * identities. */
@@ -60,54 +58,15 @@ INLINE void store4(const holo_gemm *g, size_t i, size_t j, size_t nc, v128_t acc
   for (size_t q = 0; q < nc; q++) c[q] = holo_gemm_epi(g, i, j + q, t[q]);
 }
 
-/* Raw partial sums of a tile row (no epilogue): a K block that is not the
- * last stores them into C, the next block reloads them — C holds exactly the
- * f32 accumulator, so the sum still runs over ascending k from +0. */
-INLINE void store_raw(const holo_gemm *g, size_t i, size_t j, size_t nc, v128_t acc) {
-  float *c = g->C + i * g->ldc + j;
-  if (nc == 4) {
-    wasm_v128_store(c, acc);
-    return;
-  }
-  float t[4];
-  wasm_v128_store(t, acc);
-  for (size_t q = 0; q < nc; q++) c[q] = t[q];
-}
-INLINE v128_t load_raw(const holo_gemm *g, size_t i, size_t j, size_t nc) {
-  const float *c = g->C + i * g->ldc + j;
-  if (nc == 4) return wasm_v128_load(c);
-  float t[4] = {0, 0, 0, 0};
-  for (size_t q = 0; q < nc; q++) t[q] = c[q];
-  return wasm_v128_load(t);
-}
-
-/* An mr x 8 tile at (i0, j0) over k in [k0, k0+kc): b points at B(k0, j0),
- * rows ldb apart; nc columns (<= 8) are stored. first: the accumulators start
- * at +0 (else they are reloaded from C); last: the epilogue is applied (else
- * the raw sums are stored). mr is a constant after inlining. */
+/* An mr x 8 tile at (i0, j0): b points at B(0, j0), rows ldb apart; nc
+ * columns (<= 8) are stored. mr is a constant after inlining. */
 INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
-                  size_t ldb, size_t csa, size_t k0, size_t kc, bool first, bool last) {
+                  size_t ldb, size_t csa) {
   v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
-  if (!first) {
-    c00 = load_raw(g, i0, j0, n0);
-    if (n1) c01 = load_raw(g, i0, j0 + 4, n1);
-    if (mr > 1) {
-      c10 = load_raw(g, i0 + 1, j0, n0);
-      if (n1) c11 = load_raw(g, i0 + 1, j0 + 4, n1);
-    }
-    if (mr > 2) {
-      c20 = load_raw(g, i0 + 2, j0, n0);
-      if (n1) c21 = load_raw(g, i0 + 2, j0 + 4, n1);
-    }
-    if (mr > 3) {
-      c30 = load_raw(g, i0 + 3, j0, n0);
-      if (n1) c31 = load_raw(g, i0 + 3, j0 + 4, n1);
-    }
-  }
-  const float *a0 = g->A + i0 * g->rsa + k0 * csa, *a1 = a0 + g->rsa, *a2 = a1 + g->rsa, *a3 = a2 + g->rsa;
-  for (size_t k = 0; k < kc; k++) {
+  const float *a0 = g->A + i0 * g->rsa, *a1 = a0 + g->rsa, *a2 = a1 + g->rsa, *a3 = a2 + g->rsa;
+  size_t K = g->K;
+  for (size_t k = 0; k < K; k++) {
     v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
     b += ldb;
     v128_t a = wasm_f32x4_splat(a0[k * csa]);
@@ -129,23 +88,7 @@ INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc
       c31 = MADD(c31, a, b1);
     }
   }
-  if (!last) {
-    store_raw(g, i0, j0, n0, c00);
-    if (n1) store_raw(g, i0, j0 + 4, n1, c01);
-    if (mr > 1) {
-      store_raw(g, i0 + 1, j0, n0, c10);
-      if (n1) store_raw(g, i0 + 1, j0 + 4, n1, c11);
-    }
-    if (mr > 2) {
-      store_raw(g, i0 + 2, j0, n0, c20);
-      if (n1) store_raw(g, i0 + 2, j0 + 4, n1, c21);
-    }
-    if (mr > 3) {
-      store_raw(g, i0 + 3, j0, n0, c30);
-      if (n1) store_raw(g, i0 + 3, j0 + 4, n1, c31);
-    }
-    return;
-  }
+  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
   store4(g, i0, j0, n0, c00);
   if (n1) store4(g, i0, j0 + 4, n1, c01);
   if (mr > 1) {
@@ -200,7 +143,13 @@ static void elem1(const holo_gemm *g, size_t i, size_t j) {
   g->C[i * g->ldc + j] = holo_gemm_epi(g, i, j, acc);
 }
 
-/* One out-of-line function per (mr, unit or strided A): each inner loop is
+/* K is not blocked: a KC = 256 blocking (partial sums stored in C and
+ * reloaded) was measured slower in interleaved A/B runs — transformer_layer
+ * 7.45 -> 8.09 ms, resnet18 131 -> 149 ms, matmul_512 9.2 -> 10.0 ms — the
+ * extra arguments and reload branches cost more in V8's code for the tile
+ * than L1 misses on a K x 8 panel do.
+ *
+ * One out-of-line function per (mr, unit or strided A): each inner loop is
  * compiled on its own, so the engine's register allocator sees the 8
  * accumulators and little else. Inlined into one large function (the
  * switch this replaced), V8's code for the 4-row loop was slower (matmul
@@ -209,35 +158,24 @@ static void elem1(const holo_gemm *g, size_t i, size_t j) {
  * still (14.7 / 13.7 ms). */
 #define TILE8_FN(MRV)                                                                              \
   static __attribute__((noinline)) void tile8_##MRV##_u(const holo_gemm *g, size_t i0, size_t j0,  \
-                                                         size_t nc, const float *b, size_t ldb,    \
-                                                         size_t k0, size_t kc, bool first,         \
-                                                         bool last) {                              \
-    tile8(g, MRV, i0, j0, nc, b, ldb, 1, k0, kc, first, last);                                     \
+                                                         size_t nc, const float *b, size_t ldb) {  \
+    tile8(g, MRV, i0, j0, nc, b, ldb, 1);                                                          \
   }                                                                                                \
   static __attribute__((noinline)) void tile8_##MRV##_s(const holo_gemm *g, size_t i0, size_t j0,  \
-                                                         size_t nc, const float *b, size_t ldb,    \
-                                                         size_t k0, size_t kc, bool first,         \
-                                                         bool last) {                              \
-    tile8(g, MRV, i0, j0, nc, b, ldb, g->csa, k0, kc, first, last);                                \
+                                                         size_t nc, const float *b, size_t ldb) {  \
+    tile8(g, MRV, i0, j0, nc, b, ldb, g->csa);                                                     \
   }
 TILE8_FN(1)
 TILE8_FN(2)
 TILE8_FN(3)
 TILE8_FN(4)
 
-/* K block: a 4x8 tile's panel slice (KC x 8 floats, 8 KiB) plus its 4 rows
- * of A (4 KiB) stay in a 32 KiB L1 while the tile runs. Unblocked, K = 1024
- * (a 32 KiB panel + 16 KiB of A) streamed from L2 and ran 3x slower per
- * multiply-add than K = 256 (transformer FFN down-projection). */
-#define KC 256
-
-typedef void (*tile_fn)(const holo_gemm *, size_t, size_t, size_t, const float *, size_t, size_t, size_t,
-                        bool, bool);
 static void tile8_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
-                    size_t ldb, size_t k0, size_t kc) {
+                    size_t ldb) {
+  typedef void (*tile_fn)(const holo_gemm *, size_t, size_t, size_t, const float *, size_t);
   static const tile_fn unit[MR] = {tile8_1_u, tile8_2_u, tile8_3_u, tile8_4_u};
   static const tile_fn strided[MR] = {tile8_1_s, tile8_2_s, tile8_3_s, tile8_4_s};
-  (g->csa == 1 ? unit : strided)[mr - 1](g, i0, j0, nc, b + k0 * ldb, ldb, k0, kc, k0 == 0, k0 + kc == g->K);
+  (g->csa == 1 ? unit : strided)[mr - 1](g, i0, j0, nc, b, ldb);
 }
 
 /* One row across 4 packed panels (32 columns, 8 independent accumulators):
@@ -275,42 +213,27 @@ static void tile4_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0) {
 void holo_gemm_f32(const holo_gemm *g) {
   size_t M = g->M, N = g->N, K = g->K;
   if (M == 0 || N == 0) return;
-  if (K == 0) { /* empty sums: +0, then the epilogue */
-    for (size_t i = 0; i < M; i++)
-      for (size_t j = 0; j < N; j++) g->C[i * g->ldc + j] = holo_gemm_epi(g, i, j, 0.0f);
-    return;
-  }
   for (size_t ib = 0; ib < M; ib += MC) {
     size_t ie = M - ib < MC ? M : ib + MC;
     if (g->Bp && ie - ib < MR) {
-      /* fewer rows than a tile: rows across 4 panels at a time (B is read
-       * once, so K blocking would not help) */
+      /* fewer rows than a tile: rows across 4 panels at a time */
       size_t j0 = 0;
       for (; j0 + 4 * NR <= N; j0 += 4 * NR)
         for (size_t i = ib; i < ie; i++) row32_packed(g, i, j0, g->Bp + j0 * K);
       for (; j0 < N; j0 += NR)
-        for (size_t k0 = 0; k0 < K; k0 += KC)
-          tile8_m(g, ie - ib, ib, j0, N - j0 < NR ? N - j0 : NR, g->Bp + j0 * K, NR, k0,
-                  K - k0 < KC ? K - k0 : KC);
+        tile8_m(g, ie - ib, ib, j0, N - j0 < NR ? N - j0 : NR, g->Bp + j0 * K, NR);
     } else if (g->Bp) {
-      for (size_t k0 = 0; k0 < K; k0 += KC) {
-        size_t kc = K - k0 < KC ? K - k0 : KC;
-        for (size_t j0 = 0; j0 < N; j0 += NR) {
-          size_t nc = N - j0 < NR ? N - j0 : NR;
-          const float *bp = g->Bp + j0 * K;
-          for (size_t i0 = ib; i0 < ie; i0 += MR)
-            tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, nc, bp, NR, k0, kc);
-        }
+      for (size_t j0 = 0; j0 < N; j0 += NR) {
+        size_t nc = N - j0 < NR ? N - j0 : NR;
+        const float *bp = g->Bp + j0 * K;
+        for (size_t i0 = ib; i0 < ie; i0 += MR)
+          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, nc, bp, NR);
       }
     } else {
-      size_t j8 = N / NR * NR;
-      for (size_t k0 = 0; k0 < K; k0 += KC) {
-        size_t kc = K - k0 < KC ? K - k0 : KC;
-        for (size_t j0 = 0; j0 < j8; j0 += NR)
-          for (size_t i0 = ib; i0 < ie; i0 += MR)
-            tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, NR, g->B + j0, g->ldb, k0, kc);
-      }
-      size_t j0 = j8;
+      size_t j0 = 0;
+      for (; j0 + NR <= N; j0 += NR)
+        for (size_t i0 = ib; i0 < ie; i0 += MR)
+          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, NR, g->B + j0, g->ldb);
       for (; j0 + 4 <= N; j0 += 4)
         for (size_t i0 = ib; i0 < ie; i0 += MR) tile4_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0);
       for (; j0 < N; j0++)

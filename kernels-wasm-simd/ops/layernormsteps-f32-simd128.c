@@ -11,8 +11,8 @@
  * elements. So its bytes are the unfused graph's (tested against it), and
  * its identity is its own (holo.LayerNormSteps/f32/scalar/1).
  *
- * SIMD128: the two sums stay sequential double adds (their order is the
- * ReduceMean kernel's); the squares (computed into the output row first),
+ * SIMD128: the two sums stay sequential double adds per row (their order is
+ * the ReduceMean kernel's; 4 rows' chains are interleaved); the squares (computed into the output row first),
  * and the final d / s * scale + b run 4 lanes at a time — independent
  * elements, the same f32 operations per element, hence the same bytes. */
 #include "../shape-util.h"
@@ -63,6 +63,43 @@ holo_status holo_k_layernormsteps_infer(holo_kernel_call *c) {
   return holo_k_set_output(c, "holo.LayerNormSteps", 0, HOLO_DT_F32, x->rank, x->shape);
 }
 
+/* acc[q] = sum over i of (double)p[q*n + i], ascending i, for q < nr (<= 4) */
+static void row_sums(const float *p, size_t n, size_t nr, double *acc) {
+  if (nr == 4) {
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+    const float *p1 = p + n, *p2 = p1 + n, *p3 = p2 + n;
+    for (size_t i = 0; i < n; i++) {
+      a0 += (double)p[i];
+      a1 += (double)p1[i];
+      a2 += (double)p2[i];
+      a3 += (double)p3[i];
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+    return;
+  }
+  for (size_t q = 0; q < nr; q++) {
+    double a = 0.0;
+    for (size_t i = 0; i < n; i++) a += (double)p[q * n + i];
+    acc[q] = a;
+  }
+}
+
+/* yr[i] = d*d with d = xr[i] - mean (the squares wait in the output row) */
+static void squares(const float *xr, float *yr, size_t n, float mean) {
+  size_t i = 0;
+#ifdef __wasm_simd128__
+  const v128_t mv = wasm_f32x4_splat(mean);
+  for (; i + 4 <= n; i += 4) {
+    v128_t d = wasm_f32x4_sub(wasm_v128_load(xr + i), mv);
+    wasm_v128_store(yr + i, wasm_f32x4_mul(d, d));
+  }
+#endif
+  for (; i < n; i++) {
+    float d = xr[i] - mean;
+    yr[i] = d * d;
+  }
+}
+
 holo_status holo_k_layernormsteps_run(holo_kernel_call *c) {
   size_t n;
   if (lns_check(c, &n)) return HOLO_ERR_KERNEL;
@@ -77,45 +114,37 @@ holo_status holo_k_layernormsteps_run(holo_kernel_call *c) {
   const size_t rows = n ? holo_k_prod(xt->shape, 0, xt->rank) / n : 0;
   const float *x = xt->data;
   float *y = c->outputs[0].data;
-  for (size_t r = 0; r < rows; r++) {
-    const float *xr = x + r * n;
-    float *yr = y + r * n;
-    double acc = 0.0;
-    for (size_t i = 0; i < n; i++) acc += (double)xr[i];
-    const float mean = (float)(acc / (double)n);
-    size_t i = 0;
-    /* the squares d*d into the output row (overwritten below) */
+  /* rows in groups of 4: each row's double sums run in its own ascending
+   * order, but 4 independent chains hide the add latency */
+  for (size_t r0 = 0; r0 < rows; r0 += 4) {
+    const size_t nr = rows - r0 < 4 ? rows - r0 : 4;
+    float mean[4], s[4];
+    double acc[4];
+    row_sums(x + r0 * n, n, nr, acc);
+    for (size_t q = 0; q < nr; q++) mean[q] = (float)(acc[q] / (double)n);
+    for (size_t q = 0; q < nr; q++) squares(x + (r0 + q) * n, y + (r0 + q) * n, n, mean[q]);
+    row_sums(y + r0 * n, n, nr, acc);
+    for (size_t q = 0; q < nr; q++) s[q] = __builtin_sqrtf((float)(acc[q] / (double)n) + eps);
+    for (size_t q = 0; q < nr; q++) {
+      const float *xr = x + (r0 + q) * n;
+      float *yr = y + (r0 + q) * n;
+      size_t i = 0;
 #ifdef __wasm_simd128__
-    const v128_t mv = wasm_f32x4_splat(mean);
-    for (; i + 4 <= n; i += 4) {
-      v128_t d = wasm_f32x4_sub(wasm_v128_load(xr + i), mv);
-      wasm_v128_store(yr + i, wasm_f32x4_mul(d, d));
-    }
+      const v128_t mv = wasm_f32x4_splat(mean[q]), sv = wasm_f32x4_splat(s[q]);
+      const v128_t sc1 = wasm_f32x4_splat(has_s ? sc[0] : 0.0f), bi1 = wasm_f32x4_splat(has_b ? bi[0] : 0.0f);
+      for (; i + 4 <= n; i += 4) {
+        v128_t v = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xr + i), mv), sv);
+        if (has_s) v = wasm_f32x4_mul(v, ss ? wasm_v128_load(sc + i) : sc1);
+        if (has_b) v = wasm_f32x4_add(v, bs ? wasm_v128_load(bi + i) : bi1);
+        wasm_v128_store(yr + i, v);
+      }
 #endif
-    for (; i < n; i++) {
-      float d = xr[i] - mean;
-      yr[i] = d * d;
-    }
-    acc = 0.0;
-    for (i = 0; i < n; i++) acc += (double)yr[i];
-    const float var = (float)(acc / (double)n);
-    const float s = __builtin_sqrtf(var + eps);
-    i = 0;
-#ifdef __wasm_simd128__
-    const v128_t sv = wasm_f32x4_splat(s);
-    const v128_t sc1 = wasm_f32x4_splat(has_s ? sc[0] : 0.0f), bi1 = wasm_f32x4_splat(has_b ? bi[0] : 0.0f);
-    for (; i + 4 <= n; i += 4) {
-      v128_t q = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xr + i), mv), sv);
-      if (has_s) q = wasm_f32x4_mul(q, ss ? wasm_v128_load(sc + i) : sc1);
-      if (has_b) q = wasm_f32x4_add(q, bs ? wasm_v128_load(bi + i) : bi1);
-      wasm_v128_store(yr + i, q);
-    }
-#endif
-    for (; i < n; i++) {
-      float q = (xr[i] - mean) / s;
-      if (has_s) q = q * sc[i * ss];
-      if (has_b) q = q + bi[i * bs];
-      yr[i] = q;
+      for (; i < n; i++) {
+        float v = (xr[i] - mean[q]) / s[q];
+        if (has_s) v = v * sc[i * ss];
+        if (has_b) v = v + bi[i * bs];
+        yr[i] = v;
+      }
     }
   }
   return HOLO_OK;

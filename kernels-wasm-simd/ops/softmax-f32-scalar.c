@@ -18,29 +18,51 @@
 #endif
 
 #ifdef __wasm_simd128__
-static void softmax_row_simd(const float *xr, float *yr, size_t n) {
-  v128_t m4 = wasm_f32x4_splat(-__builtin_inff());
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    v128_t v = wasm_v128_load(xr + i);
-    m4 = wasm_v128_bitselect(v, m4, wasm_f32x4_gt(v, m4));
+/* Rows [o, o+nr) (nr <= 4) of length n, contiguous: each row's max, exps,
+ * ascending f32 sum and divisions as the header says; the 4 rows' sum chains
+ * are interleaved (independent rows, each in its own order). */
+static void softmax_rows_simd(const float *x, float *y, size_t n, size_t nr) {
+  float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (size_t q = 0; q < nr; q++) {
+    const float *xr = x + q * n;
+    float *yr = y + q * n;
+    v128_t m4 = wasm_f32x4_splat(-__builtin_inff());
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      v128_t v = wasm_v128_load(xr + i);
+      m4 = wasm_v128_bitselect(v, m4, wasm_f32x4_gt(v, m4));
+    }
+    float mx = -__builtin_inff(), ml[4];
+    wasm_v128_store(ml, m4);
+    for (int l = 0; l < 4; l++)
+      if (ml[l] > mx) mx = ml[l];
+    for (; i < n; i++)
+      if (xr[i] > mx) mx = xr[i];
+    const v128_t mv = wasm_f32x4_splat(mx);
+    for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, holo_x_expf4(wasm_f32x4_sub(wasm_v128_load(xr + i), mv)));
+    for (; i < n; i++) yr[i] = holo_expf(xr[i] - mx);
   }
-  float mx = -__builtin_inff();
-  for (int l = 0; l < 4; l++) {
-    float v = ((float[4]){wasm_f32x4_extract_lane(m4, 0), wasm_f32x4_extract_lane(m4, 1),
-                          wasm_f32x4_extract_lane(m4, 2), wasm_f32x4_extract_lane(m4, 3)})[l];
-    if (v > mx) mx = v;
+  if (nr == 4) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    const float *y1 = y + n, *y2 = y1 + n, *y3 = y2 + n;
+    for (size_t i = 0; i < n; i++) {
+      s0 += y[i];
+      s1 += y1[i];
+      s2 += y2[i];
+      s3 += y3[i];
+    }
+    sum[0] = s0, sum[1] = s1, sum[2] = s2, sum[3] = s3;
+  } else {
+    for (size_t q = 0; q < nr; q++)
+      for (size_t i = 0; i < n; i++) sum[q] += y[q * n + i];
   }
-  for (; i < n; i++)
-    if (xr[i] > mx) mx = xr[i];
-  const v128_t mv = wasm_f32x4_splat(mx);
-  for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, holo_x_expf4(wasm_f32x4_sub(wasm_v128_load(xr + i), mv)));
-  for (; i < n; i++) yr[i] = holo_expf(xr[i] - mx);
-  float sum = 0.0f;
-  for (i = 0; i < n; i++) sum += yr[i];
-  const v128_t sv = wasm_f32x4_splat(sum);
-  for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, wasm_f32x4_div(wasm_v128_load(yr + i), sv));
-  for (; i < n; i++) yr[i] = yr[i] / sum;
+  for (size_t q = 0; q < nr; q++) {
+    float *yr = y + q * n;
+    const v128_t sv = wasm_f32x4_splat(sum[q]);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) wasm_v128_store(yr + i, wasm_f32x4_div(wasm_v128_load(yr + i), sv));
+    for (; i < n; i++) yr[i] = yr[i] / sum[q];
+  }
 }
 #endif
 
@@ -54,13 +76,14 @@ holo_status holo_k_softmax_f32_run(holo_kernel_call *c) {
   float *y = c->outputs[0].data;
   size_t outer = holo_k_prod(xt->shape, 0, axis), n = (size_t)xt->shape[axis];
   size_t inner = holo_k_prod(xt->shape, axis + 1, xt->rank);
-  for (size_t o = 0; o < outer; o++) {
 #ifdef __wasm_simd128__
-    if (inner == 1) {
-      softmax_row_simd(x + o * n, y + o * n, n);
-      continue;
-    }
+  if (inner == 1) {
+    for (size_t o = 0; o < outer; o += 4)
+      softmax_rows_simd(x + o * n, y + o * n, n, outer - o < 4 ? outer - o : 4);
+    return HOLO_OK;
+  }
 #endif
+  for (size_t o = 0; o < outer; o++) {
     for (size_t in = 0; in < inner; in++) {
       const float *xr = x + o * n * inner + in;
       float *yr = y + o * n * inner + in;
