@@ -76,7 +76,8 @@ static void pool_parallel_for(void *pctx, uint32_t n, void (*fn)(void *, uint32_
   (void)pctx;
   if (n == 0) return;
   if (n == 1 || n > MAX_TASKS || atomic_load(&P.started) == 0) {
-    for (uint32_t i = 0; i < n; i++) fn(arg, i);
+    for (uint32_t i = 0; i < n; i++)
+      fn(arg, i);
     return;
   }
   uint32_t gen = (P.gen + 1) & 0xFFFFFFu;
@@ -115,7 +116,8 @@ EXPORT(holo_worker_main) void worker_main(void) {
      * next job of the same execution does not pay a futex wake-up. */
     for (uint32_t spin = 0; spin < SPIN && atomic_load(&P.wake) == seen; spin++) {
     }
-    while (atomic_load(&P.wake) == seen) __builtin_wasm_memory_atomic_wait32((int *)&P.wake, (int)seen, -1);
+    while (atomic_load(&P.wake) == seen)
+      __builtin_wasm_memory_atomic_wait32((int *)&P.wake, (int)seen, -1);
     seen = atomic_load(&P.wake);
     if (atomic_load(&P.quit)) break;
     uint32_t gen = W_GEN(atomic_load(&P.claim));
