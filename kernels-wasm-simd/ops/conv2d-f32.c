@@ -243,13 +243,55 @@ static inline __attribute__((always_inline)) void dw_rows(const holo_k_win2d *w,
   }
 }
 
+/* 3x3, width stride S1: the 9 weight splats live in locals for the whole
+ * plane (through dw_vec's pointer they would be reloaded per step, since the
+ * output stores may alias them), the taps are unrolled; per lane the same
+ * acc = +0, acc + w*x sequence in (kh, kw) order as dw_vec. */
+static inline __attribute__((always_inline)) v128_t dw_x(const float *q, int S1) {
+  if (S1 == 1) return wasm_v128_load(q);
+  return wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
+}
+static inline __attribute__((always_inline)) void dw_rows_3x3(const holo_k_win2d *w, const float *P, int64_t Wp,
+                                                              const float *wp, const holo_gemm *e, v128_t b,
+                                                              float *yp, int S1) {
+  const int64_t OH = w->out[0], OW = w->out[1], s0 = w->stride[0];
+  const int64_t r1 = w->dil[0] * Wp, r2 = 2 * r1, c1 = w->dil[1], c2 = 2 * c1;
+  const v128_t w0 = wasm_f32x4_splat(wp[0]), w1 = wasm_f32x4_splat(wp[1]), w2 = wasm_f32x4_splat(wp[2]);
+  const v128_t w3 = wasm_f32x4_splat(wp[3]), w4 = wasm_f32x4_splat(wp[4]), w5 = wasm_f32x4_splat(wp[5]);
+  const v128_t w6 = wasm_f32x4_splat(wp[6]), w7 = wasm_f32x4_splat(wp[7]), w8 = wasm_f32x4_splat(wp[8]);
+  for (int64_t oh = 0; oh < OH; oh++) {
+    const float *pr = P + oh * s0 * Wp;
+    float *yr = yp + oh * OW;
+    for (int64_t ow0 = 0; ow0 < OW; ow0 += 4) {
+      const float *q = pr + ow0 * S1;
+      v128_t acc = wasm_f32x4_splat(0.0f);
+      acc = DW_MADD(acc, w0, dw_x(q, S1));
+      acc = DW_MADD(acc, w1, dw_x(q + c1, S1));
+      acc = DW_MADD(acc, w2, dw_x(q + c2, S1));
+      acc = DW_MADD(acc, w3, dw_x(q + r1, S1));
+      acc = DW_MADD(acc, w4, dw_x(q + r1 + c1, S1));
+      acc = DW_MADD(acc, w5, dw_x(q + r1 + c2, S1));
+      acc = DW_MADD(acc, w6, dw_x(q + r2, S1));
+      acc = DW_MADD(acc, w7, dw_x(q + r2 + c1, S1));
+      acc = DW_MADD(acc, w8, dw_x(q + r2 + c2, S1));
+      acc = dw_epi4(e, acc, b);
+      if (ow0 + 4 <= OW) {
+        wasm_v128_store(yr + ow0, acc);
+      } else {
+        float t[4];
+        wasm_v128_store(t, acc);
+        for (int64_t l = 0; ow0 + l < OW; l++) yr[ow0 + l] = t[l];
+      }
+    }
+  }
+}
 static __attribute__((noinline)) void dw_rows_3x3_s1(const holo_k_win2d *w, const float *P, int64_t Wp,
                                                       const float *wp, const holo_gemm *e, v128_t b, float *yp) {
-  dw_rows(w, P, Wp, wp, e, b, yp, 3, 3, 1);
+  dw_rows_3x3(w, P, Wp, wp, e, b, yp, 1);
 }
 static __attribute__((noinline)) void dw_rows_3x3_s2(const holo_k_win2d *w, const float *P, int64_t Wp,
                                                       const float *wp, const holo_gemm *e, v128_t b, float *yp) {
-  dw_rows(w, P, Wp, wp, e, b, yp, 3, 3, 2);
+  dw_rows_3x3(w, P, Wp, wp, e, b, yp, 2);
 }
 static __attribute__((noinline)) void dw_rows_any(const holo_k_win2d *w, const float *P, int64_t Wp,
                                                    const float *wp, const holo_gemm *e, v128_t b, float *yp) {
@@ -270,7 +312,7 @@ static void conv_depthwise_simd(const conv_geom *g, const float *X, const float 
   int64_t ce = pl + W > Wp ? Wp : pl + W;
   if (ce < cb) ce = cb;
   const int64_t iw0 = cb - pl;
-  for (int64_t i = 0; i < Hp * Wp; i++) P[i] = 0.0f;
+  __builtin_memset(P, 0, (size_t)(Hp * Wp) * sizeof(float));
   holo_gemm e = *epi;
   for (size_t nc = c0; nc < c1; nc++) {
     const size_t n = nc / g->C, ch = nc % g->C;
@@ -279,8 +321,7 @@ static void conv_depthwise_simd(const conv_geom *g, const float *X, const float 
       const int64_t ih = r - pt;
       float *pr = P + r * Wp;
       if (ih < 0 || ih >= H) continue; /* a padding row: stays +0 */
-      const float *xr = xp + ih * W + iw0;
-      for (int64_t c = cb; c < ce; c++) pr[c] = xr[c - cb];
+      __builtin_memcpy(pr + cb, xp + ih * W + iw0, (size_t)(ce - cb) * sizeof(float));
     }
     e.bias = B ? B + ch : 0;
     const v128_t b = wasm_f32x4_splat(B ? B[ch] : 0.0f);
@@ -411,6 +452,7 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
   float *col = c->workspace;
   if (conv_is_depthwise(&g)) {
     size_t nc = g.N * g.C, nt = dw_tasks(&g);
+    if (nc == 0) return HOLO_OK; /* empty batch: no tasks (and no division by 0 tasks) */
     dw_job J = {&g, X, Wt, B, Y, col, &act, (nc + nt - 1) / nt, dw_slot_floats(&g), !c->parallel_for};
     nt = (nc + J.per - 1) / J.per;
     if (c->parallel_for) c->parallel_for(c->pctx, (uint32_t)nt, dw_task, &J);

@@ -149,6 +149,8 @@ static void test_conv_zero_batch(void **st) {
   (void)st;
   cv_case t = {0, 3, 5, 5, 4, 3, 3, 1, 1, 1, 1, 1, {0, 0, 0, 0}, NULL, true, false};
   cv_check(&t, 1);
+  cv_case dw = {0, 4, 5, 5, 4, 3, 3, 4, 1, 1, 1, 1, {1, 1, 1, 1}, NULL, true, false};
+  cv_check(&dw, 2); /* depthwise: no channel tasks at all */
 }
 
 static void cv_refuse(void (*setup)(kt_call *), holo_status st) {
