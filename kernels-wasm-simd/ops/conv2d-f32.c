@@ -420,10 +420,22 @@ static void im2col_packed(float *dst, const float *xg, const holo_k_win2d *w, si
       ihb[e] = (p / OW) * w->stride[0] - w->pad_begin[0];
       iwb[e] = (p % OW) * w->stride[1] - w->pad_begin[1];
     }
+    /* a full panel inside one output row with unit width stride reads 8
+     * consecutive input floats per tap: copied as one block when they all
+     * lie inside X (pure data movement, the same floats as the loop below) */
+    const bool row8 = nc == HOLO_GEMM_NR && w->stride[1] == 1 && ihb[0] == ihb[HOLO_GEMM_NR - 1];
     for (size_t ic = 0; ic < Cg; ic++) {
       const float *xp = xg + ic * (size_t)(H * W);
       for (int64_t kh = 0; kh < kH; kh++) {
         for (int64_t kw = 0; kw < kW; kw++) {
+          if (row8) {
+            int64_t ih = ihb[0] + kh * w->dil[0], iw = iwb[0] + kw * w->dil[1];
+            if (ih >= 0 && ih < H && iw >= 0 && iw + HOLO_GEMM_NR <= W) {
+              __builtin_memcpy(d, xp + ih * W + iw, HOLO_GEMM_NR * sizeof(float));
+              d += HOLO_GEMM_NR;
+              continue;
+            }
+          }
           size_t e = 0;
           for (; e < nc; e++) {
             int64_t ih = ihb[e] + kh * w->dil[0], iw = iwb[e] + kw * w->dil[1];
