@@ -51,6 +51,8 @@ static inline float madd1(float acc, float w, float x) {
 
 /* output positions per im2col chunk (a multiple of the panel width) */
 #define CONV_CHUNK 256
+/* at most this many im2col chunk tasks (each with its own col slot) */
+#define CONV_TASKS 4
 
 typedef struct conv_geom {
   size_t N, C, M, G, Cg, Mg;
@@ -79,8 +81,8 @@ static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
   if (Cg * group != C)
     return holo_k_fail(c, HOLO_ERR_KERNEL,
                        "Conv: X%s has %lld channels but W%s expects %lld per group x %lld groups",
-                       holo_k_shape_str(s1, x->shape, 4), (long long)C,
-                       holo_k_shape_str(s2, wt->shape, 4), (long long)Cg, (long long)group);
+                       holo_k_shape_str(s1, x->shape, 4), (long long)C, holo_k_shape_str(s2, wt->shape, 4),
+                       (long long)Cg, (long long)group);
   if (M % group)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Conv: %lld output channels do not divide into %lld groups",
                        (long long)M, (long long)group);
@@ -105,7 +107,6 @@ static bool conv_is_depthwise(const conv_geom *g) {
   return g->Cg == 1 && g->Mg == 1 && g->w.k[0] > 0 && g->w.k[1] > 0;
 }
 
-
 /* Depthwise direct kernel, scalar reference (see the header comment):
  * channels [c0, c1) of the N*C (image, channel) pairs. acc: OW floats.
  * epi holds the fused activation (its bias is set per channel here). */
@@ -123,7 +124,8 @@ static void conv_depthwise(const conv_geom *g, const float *X, const float *Wt, 
       float *yp = Y + (n * g->M + ch) * (size_t)(OH * OW);
       e.bias = B ? B + ch : 0;
       for (int64_t oh = 0; oh < OH; oh++) {
-        for (int64_t ow = 0; ow < OW; ow++) acc[ow] = 0.0f;
+        for (int64_t ow = 0; ow < OW; ow++)
+          acc[ow] = 0.0f;
         for (int64_t kh = 0; kh < kH; kh++) {
           const int64_t ih = oh * s0 - w->pad_begin[0] + kh * w->dil[0];
           const bool row_in = ih >= 0 && ih < H;
@@ -139,28 +141,34 @@ static void conv_depthwise(const conv_geom *g, const float *X, const float *Wt, 
               if (hi < lo) hi = lo;
             }
             int64_t ow = 0;
-            for (; ow < lo; ow++) acc[ow] = acc[ow] + wv * 0.0f;
+            for (; ow < lo; ow++)
+              acc[ow] = acc[ow] + wv * 0.0f;
             const float *xr = xp + (row_in ? ih * W + off : 0);
 #ifdef __wasm_relaxed_simd__
             if (s1 == 1) {
               const v128_t w4 = wasm_f32x4_splat(wv);
               for (; ow + 4 <= hi; ow += 4)
-                wasm_v128_store(acc + ow, wasm_f32x4_relaxed_madd(w4, wasm_v128_load(xr + ow),
-                                                                  wasm_v128_load(acc + ow)));
+                wasm_v128_store(
+                    acc + ow, wasm_f32x4_relaxed_madd(w4, wasm_v128_load(xr + ow), wasm_v128_load(acc + ow)));
             }
-            for (; ow < hi; ow++) acc[ow] = madd1(acc[ow], wv, xr[ow * s1]);
+            for (; ow < hi; ow++)
+              acc[ow] = madd1(acc[ow], wv, xr[ow * s1]);
 #else
             if (s1 == 1)
-              for (; ow < hi; ow++) acc[ow] = acc[ow] + wv * xr[ow];
+              for (; ow < hi; ow++)
+                acc[ow] = acc[ow] + wv * xr[ow];
             else
-              for (; ow < hi; ow++) acc[ow] = acc[ow] + wv * xr[ow * s1];
+              for (; ow < hi; ow++)
+                acc[ow] = acc[ow] + wv * xr[ow * s1];
 #endif
-            for (; ow < OW; ow++) acc[ow] = acc[ow] + wv * 0.0f;
+            for (; ow < OW; ow++)
+              acc[ow] = acc[ow] + wv * 0.0f;
           }
         }
         float *yr = yp + oh * OW;
         /* bias (brs = bcs = 0: the channel's one value), Relu / Clip */
-        for (int64_t ow = 0; ow < OW; ow++) yr[ow] = holo_gemm_epi(&e, 0, 0, acc[ow]);
+        for (int64_t ow = 0; ow < OW; ow++)
+          yr[ow] = holo_gemm_epi(&e, 0, 0, acc[ow]);
       }
     }
   }
@@ -211,14 +219,16 @@ static inline __attribute__((always_inline)) v128_t dw_epi4(const holo_gemm *e, 
  * acc = +0, then acc + w*x for (kh, kw) ascending. S1 and the kernel dims
  * are constants after inlining for the common 3x3 cases. */
 static inline __attribute__((always_inline)) v128_t dw_vec(const float *r, const float *wp, int64_t kH,
-                                                            int64_t kW, int64_t rstep, int64_t d1, int S1) {
+                                                           int64_t kW, int64_t rstep, int64_t d1, int S1) {
   v128_t acc = wasm_f32x4_splat(0.0f);
   for (int64_t kh = 0; kh < kH; kh++, r += rstep) {
     for (int64_t kw = 0; kw < kW; kw++) {
       const float *q = r + kw * d1;
       v128_t x;
-      if (S1 == 1) x = wasm_v128_load(q);
-      else x = wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
+      if (S1 == 1)
+        x = wasm_v128_load(q);
+      else
+        x = wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
       acc = DW_MADD(acc, wasm_f32x4_splat(wp[kh * kW + kw]), x);
     }
   }
@@ -238,7 +248,8 @@ static inline __attribute__((always_inline)) void dw_rows(const holo_k_win2d *w,
     if (ow0 < OW) {
       float t[4];
       wasm_v128_store(t, dw_epi4(e, dw_vec(pr + ow0 * S1, wp, kH, kW, d0 * Wp, d1, S1), b));
-      for (int64_t q = 0; ow0 + q < OW; q++) yr[ow0 + q] = t[q];
+      for (int64_t q = 0; ow0 + q < OW; q++)
+        yr[ow0 + q] = t[q];
     }
   }
 }
@@ -251,9 +262,9 @@ static inline __attribute__((always_inline)) v128_t dw_x(const float *q, int S1)
   if (S1 == 1) return wasm_v128_load(q);
   return wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
 }
-static inline __attribute__((always_inline)) void dw_rows_3x3(const holo_k_win2d *w, const float *P, int64_t Wp,
-                                                              const float *wp, const holo_gemm *e, v128_t b,
-                                                              float *yp, int S1) {
+static inline __attribute__((always_inline)) void dw_rows_3x3(const holo_k_win2d *w, const float *P,
+                                                              int64_t Wp, const float *wp, const holo_gemm *e,
+                                                              v128_t b, float *yp, int S1) {
   const int64_t OH = w->out[0], OW = w->out[1], s0 = w->stride[0];
   const int64_t r1 = w->dil[0] * Wp, r2 = 2 * r1, c1 = w->dil[1], c2 = 2 * c1;
   const v128_t w0 = wasm_f32x4_splat(wp[0]), w1 = wasm_f32x4_splat(wp[1]), w2 = wasm_f32x4_splat(wp[2]);
@@ -280,23 +291,28 @@ static inline __attribute__((always_inline)) void dw_rows_3x3(const holo_k_win2d
       } else {
         float t[4];
         wasm_v128_store(t, acc);
-        for (int64_t l = 0; ow0 + l < OW; l++) yr[ow0 + l] = t[l];
+        for (int64_t l = 0; ow0 + l < OW; l++)
+          yr[ow0 + l] = t[l];
       }
     }
   }
 }
 static __attribute__((noinline)) void dw_rows_3x3_s1(const holo_k_win2d *w, const float *P, int64_t Wp,
-                                                      const float *wp, const holo_gemm *e, v128_t b, float *yp) {
+                                                     const float *wp, const holo_gemm *e, v128_t b,
+                                                     float *yp) {
   dw_rows_3x3(w, P, Wp, wp, e, b, yp, 1);
 }
 static __attribute__((noinline)) void dw_rows_3x3_s2(const holo_k_win2d *w, const float *P, int64_t Wp,
-                                                      const float *wp, const holo_gemm *e, v128_t b, float *yp) {
+                                                     const float *wp, const holo_gemm *e, v128_t b,
+                                                     float *yp) {
   dw_rows_3x3(w, P, Wp, wp, e, b, yp, 2);
 }
 static __attribute__((noinline)) void dw_rows_any(const holo_k_win2d *w, const float *P, int64_t Wp,
-                                                   const float *wp, const holo_gemm *e, v128_t b, float *yp) {
-  if (w->stride[1] == 1) dw_rows(w, P, Wp, wp, e, b, yp, w->k[0], w->k[1], 1);
-  else dw_rows(w, P, Wp, wp, e, b, yp, w->k[0], w->k[1], 2);
+                                                  const float *wp, const holo_gemm *e, v128_t b, float *yp) {
+  if (w->stride[1] == 1)
+    dw_rows(w, P, Wp, wp, e, b, yp, w->k[0], w->k[1], 1);
+  else
+    dw_rows(w, P, Wp, wp, e, b, yp, w->k[0], w->k[1], 2);
 }
 
 /* SIMD depthwise over (image, channel) pairs [c0, c1); P: Hp*Wp floats. */
@@ -327,9 +343,12 @@ static void conv_depthwise_simd(const conv_geom *g, const float *X, const float 
     const v128_t b = wasm_f32x4_splat(B ? B[ch] : 0.0f);
     const float *wp = Wt + ch * (size_t)(kH * kW);
     float *yp = Y + (n * g->M + ch) * (size_t)(OH * OW);
-    if (kH == 3 && kW == 3 && w->stride[1] == 1) dw_rows_3x3_s1(w, P, Wp, wp, &e, b, yp);
-    else if (kH == 3 && kW == 3) dw_rows_3x3_s2(w, P, Wp, wp, &e, b, yp);
-    else dw_rows_any(w, P, Wp, wp, &e, b, yp);
+    if (kH == 3 && kW == 3 && w->stride[1] == 1)
+      dw_rows_3x3_s1(w, P, Wp, wp, &e, b, yp);
+    else if (kH == 3 && kW == 3)
+      dw_rows_3x3_s2(w, P, Wp, wp, &e, b, yp);
+    else
+      dw_rows_any(w, P, Wp, wp, &e, b, yp);
   }
 }
 #else
@@ -370,12 +389,31 @@ static void dw_task(void *arg, uint32_t t) {
   conv_depthwise(J->g, J->X, J->Wt, J->B, J->Y, J->epi, ws, c0, c1);
 }
 
-static size_t conv_ws_floats(const conv_geom *g) {
-  if (conv_is_depthwise(g)) return dw_tasks(g) * dw_slot_floats(g);
+static bool conv_direct_1x1(const conv_geom *g);
+
+/* Workspace floats of one im2col chunk. */
+static size_t conv_slot_floats(const conv_geom *g) {
   size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
   size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
   size_t pc = plane < CONV_CHUNK ? plane : CONV_CHUNK;
   return holo_gemm_packed_floats(K, pc);
+}
+
+/* How many chunk tasks an im2col convolution runs: a rule of the shape
+ * (1 when there is a single chunk per image and group: then the GEMM splits
+ * itself by rows or columns instead). */
+static size_t conv_tasks(const conv_geom *g) {
+  if (conv_direct_1x1(g)) return 1;
+  size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
+  size_t total = g->N * g->G * ((plane + CONV_CHUNK - 1) / CONV_CHUNK);
+  return total < 2 ? 1 : total < CONV_TASKS ? total : CONV_TASKS;
+}
+
+/* with threads, one col slot per task; serially the tasks share slot 0 */
+static size_t conv_ws_floats(const conv_geom *g, bool threads) {
+  if (conv_is_depthwise(g)) return dw_tasks(g) * dw_slot_floats(g);
+  if (conv_direct_1x1(g)) return 0;
+  return (threads ? conv_tasks(g) : 1) * conv_slot_floats(g);
 }
 
 /* 1x1, stride 1, no padding, plane a multiple of 4: the GEMM reads X as B
@@ -399,7 +437,7 @@ holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   if ((st = conv_geometry(c, &g))) return st;
   holo_gemm act = {0};
   if ((st = holo_k_gemm_act(c, "Conv", &act))) return st;
-  c->workspace_bytes = conv_direct_1x1(&g) ? 0 : conv_ws_floats(&g) * sizeof(float);
+  c->workspace_bytes = conv_ws_floats(&g, c->parallel_for != 0) * sizeof(float);
   int64_t ys[4] = {(int64_t)g.N, (int64_t)g.M, g.w.out[0], g.w.out[1]};
   return holo_k_set_output(c, "Conv", 0, HOLO_DT_F32, 4, ys);
 }
@@ -441,12 +479,77 @@ static void im2col_packed(float *dst, const float *xg, const holo_k_win2d *w, si
             int64_t ih = ihb[e] + kh * w->dil[0], iw = iwb[e] + kw * w->dil[1];
             d[e] = (ih >= 0 && ih < H && iw >= 0 && iw < W) ? xp[ih * W + iw] : 0.0f;
           }
-          for (; e < HOLO_GEMM_NR; e++) d[e] = 0.0f;
+          for (; e < HOLO_GEMM_NR; e++)
+            d[e] = 0.0f;
           d += HOLO_GEMM_NR;
         }
       }
     }
   }
+}
+
+/* One GEMM of the im2col path: image n, group grp, output positions
+ * [p0, p0 + pc) (chunk index idx over (n, grp, chunk)), col its workspace. */
+typedef struct conv_job {
+  const conv_geom *g;
+  const float *X, *Wt, *B;
+  float *Y, *ws;
+  const holo_gemm *act;
+  size_t plane, xplane, K;
+  bool direct;
+  size_t nchunks, per, slot; /* chunks per (image, group); chunks per task; floats per slot */
+  bool shared_slot;          /* serial run: every task uses slot 0 */
+} conv_job;
+
+static void conv_chunk(const conv_job *J, size_t idx, float *col, holo_gemm_parallel_for pf, void *pctx) {
+  const conv_geom *g = J->g;
+  size_t ch = idx % J->nchunks, grp = idx / J->nchunks % g->G, n = idx / J->nchunks / g->G;
+  size_t chunk = J->direct ? J->plane : CONV_CHUNK, p0 = ch * chunk;
+  size_t pc = J->plane - p0 < chunk ? J->plane - p0 : chunk, K = J->K;
+  const float *xg = J->X + (n * g->C + grp * g->Cg) * J->xplane;
+  holo_gemm q = {0};
+  q.M = g->Mg;
+  q.N = pc;
+  q.K = K;
+  q.A = J->Wt + grp * g->Mg * K;
+  q.rsa = K;
+  q.csa = 1;
+  q.C = J->Y + (n * g->M + grp * g->Mg) * J->plane + p0;
+  q.ldc = J->plane;
+  if (J->B) {
+    q.bias = J->B + grp * g->Mg;
+    q.brs = 1;
+    q.bcs = 0;
+  }
+  q.relu = J->act->relu;
+  q.lo_on = J->act->lo_on;
+  q.hi_on = J->act->hi_on;
+  q.lo = J->act->lo;
+  q.hi = J->act->hi;
+  if (K == 0) {
+    /* no taps: every output is the empty sum +0, then the epilogue */
+    for (size_t i = 0; i < q.M; i++)
+      for (size_t j = 0; j < pc; j++)
+        q.C[i * q.ldc + j] = holo_gemm_epi(&q, i, j, 0.0f);
+    return;
+  }
+  if (J->direct) {
+    q.B = xg + p0; /* B(c, p) = X[c*plane + p]: the planes are B's rows */
+    q.ldb = J->plane;
+  } else {
+    im2col_packed(col, xg, &g->w, g->Cg, p0, pc);
+    q.Bp = col;
+  }
+  holo_gemm_f32_par(&q, pf, pctx);
+}
+
+static void conv_task(void *arg, uint32_t t) {
+  const conv_job *J = arg;
+  size_t total = J->g->N * J->g->G * J->nchunks, i0 = (size_t)t * J->per;
+  size_t i1 = i0 + J->per > total ? total : i0 + J->per;
+  float *col = J->ws + (J->shared_slot ? 0 : (size_t)t * J->slot);
+  for (size_t i = i0; i < i1; i++)
+    conv_chunk(J, i, col, 0, 0);
 }
 
 holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
@@ -467,53 +570,35 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
     if (nc == 0) return HOLO_OK; /* empty batch: no tasks (and no division by 0 tasks) */
     dw_job J = {&g, X, Wt, B, Y, col, &act, (nc + nt - 1) / nt, dw_slot_floats(&g), !c->parallel_for};
     nt = (nc + J.per - 1) / J.per;
-    if (c->parallel_for) c->parallel_for(c->pctx, (uint32_t)nt, dw_task, &J);
+    if (c->parallel_for)
+      c->parallel_for(c->pctx, (uint32_t)nt, dw_task, &J);
     else
-      for (uint32_t t = 0; t < nt; t++) dw_task(&J, t);
+      for (uint32_t t = 0; t < nt; t++)
+        dw_task(&J, t);
     return HOLO_OK;
   }
-  const bool direct = conv_direct_1x1(&g);
-  for (size_t n = 0; n < g.N; n++) {
-    for (size_t grp = 0; grp < g.G; grp++) {
-      const float *xg = X + (n * g.C + grp * g.Cg) * xplane;
-      const size_t chunk = direct ? plane : CONV_CHUNK;
-      for (size_t p0 = 0; p0 < plane; p0 += chunk) {
-        size_t pc = plane - p0 < chunk ? plane - p0 : chunk;
-        holo_gemm q = {0};
-        q.M = g.Mg;
-        q.N = pc;
-        q.K = K;
-        q.A = Wt + grp * g.Mg * K;
-        q.rsa = K;
-        q.csa = 1;
-        q.C = Y + (n * g.M + grp * g.Mg) * plane + p0;
-        q.ldc = plane;
-        if (B) {
-          q.bias = B + grp * g.Mg;
-          q.brs = 1;
-          q.bcs = 0;
-        }
-        q.relu = act.relu;
-        q.lo_on = act.lo_on;
-        q.hi_on = act.hi_on;
-        q.lo = act.lo;
-        q.hi = act.hi;
-        if (K == 0) {
-          /* no taps: every output is the empty sum +0, then the epilogue */
-          for (size_t i = 0; i < q.M; i++)
-            for (size_t j = 0; j < pc; j++) q.C[i * q.ldc + j] = holo_gemm_epi(&q, i, j, 0.0f);
-          continue;
-        }
-        if (direct) {
-          q.B = xg + p0; /* B(c, p) = X[c*plane + p]: the planes are B's rows */
-          q.ldb = plane;
-        } else {
-          im2col_packed(col, xg, w, g.Cg, p0, pc);
-          q.Bp = col;
-        }
-        holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
-      }
+  conv_job J = {&g, X, Wt, B, Y, col, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for};
+  J.nchunks = J.direct ? 1 : (plane + CONV_CHUNK - 1) / CONV_CHUNK;
+  size_t total = g.N * g.G * J.nchunks, nt = conv_tasks(&g);
+  if (total == 0) return HOLO_OK;
+  if (nt > 1) {
+    /* several im2col chunks: whole chunks are the tasks (im2col included),
+     * each task its own col slot and a serial GEMM */
+    J.per = (total + nt - 1) / nt;
+    J.slot = conv_slot_floats(&g);
+    nt = (total + J.per - 1) / J.per;
+    /* one slot per task only if infer sized the workspace for it */
+    J.shared_slot = !c->parallel_for || c->workspace_bytes < nt * J.slot * sizeof(float);
+    if (J.shared_slot) {
+      for (uint32_t t = 0; t < nt; t++)
+        conv_task(&J, t);
+      return HOLO_OK;
     }
+    c->parallel_for(c->pctx, (uint32_t)nt, conv_task, &J);
+    return HOLO_OK;
   }
+  /* one chunk per image and group (or a direct 1x1): the GEMM splits itself */
+  for (size_t i = 0; i < total; i++)
+    conv_chunk(&J, i, col, c->parallel_for, c->pctx);
   return HOLO_OK;
 }

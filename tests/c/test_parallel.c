@@ -165,11 +165,12 @@ static void conv_setup(kt_call *k, const void *vc) {
 
 static void test_conv_same_bytes(void **st) {
   (void)st;
-  /* [N,C,H,W] x [M,C,3,3]: many output channels (row split), few (column split) */
-  static const int64_t cfg[][2] = {{16, 160}, {160, 16}, {32, 32}};
+  /* [N,C,H,W] x [M,C,3,3]: one 256-position chunk (the GEMM splits by rows or
+   * columns), two chunks, and 2 images x 6 chunks (chunk tasks, 3 per task) */
+  static const int64_t cfg[][5] = {{1, 16, 160, 15, 15}, {1, 160, 16, 20, 19}, {1, 32, 32, 20, 19}, {2, 8, 24, 40, 37}};
   uint64_t seed = 11;
-  for (size_t s = 0; s < 3; s++) {
-    conv_ctx c = {{1, cfg[s][0], 20, 19}, {cfg[s][1], cfg[s][0], 3, 3}, 0, 0, 0};
+  for (size_t s = 0; s < 4; s++) {
+    conv_ctx c = {{cfg[s][0], cfg[s][1], cfg[s][3], cfg[s][4]}, {cfg[s][2], cfg[s][1], 3, 3}, 0, 0, 0};
     size_t nx = kt_numel(4, c.xs), nw = kt_numel(4, c.ws);
     float *X = malloc(nx * 4), *W = malloc(nw * 4), *b = malloc(c.ws[0] * 4);
     kt_fill(X, nx, &seed, -1, 1);
