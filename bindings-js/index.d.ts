@@ -93,7 +93,7 @@ export interface LoadOptions {
   /**
    * false: the core computes every input label with its own SHA-256. Default:
    * where the host has a synchronous SHA-256 (node:crypto in Node, Deno, Bun),
-   * it hashes inputs of 4 KiB and more. Labels are identical either way.
+   * it hashes inputs of 2 KiB and more. Labels are identical either way.
    */
   hostHash?: boolean;
 }

@@ -240,7 +240,7 @@ export class Runtime {
     // Host hashing only with a module that imports it (older builds do not) and agrees on holo_span.
     if (host && typeof host.sha256 === 'function' && x.holo_wasm_layout(8) === 8 &&
         WebAssembly.Module.imports(module).some((i) => i.module === 'env' && i.name === 'holo_host_sha256')) this.#sha256 = host.sha256;
-    /** true: input labels of >= 4 KiB (HOLO_HASHER_MIN_BYTES) are hashed by the host's SHA-256 (same labels). */
+    /** true: input labels of >= 2 KiB (HOLO_HASHER_MIN_BYTES) are hashed by the host's SHA-256 (same labels). */
     this.hostHash = this.#sha256 !== null;
     if (this.hasRefine) {
       for (const [k, i] of [['refineReport', 5], ['refineReportU64', 6], ['refineArgs', 7]]) {

@@ -94,8 +94,8 @@ static void hook_gives_the_same_labels(void **st) {
   fx_open(&fail, "symbolic", NULL);
   fx_open(&all, "symbolic", NULL);
   hook_log lo = {0}, lf = {0}, la = {0};
-  holo_hasher h_ours = {&lo, hash_ours, HOLO_HASHER_MIN_BYTES};
-  holo_hasher h_fail = {&lf, hash_fails, HOLO_HASHER_MIN_BYTES};
+  holo_hasher h_ours = {&lo, hash_ours, 4096};
+  holo_hasher h_fail = {&lf, hash_fails, 4096};
   holo_hasher h_all = {&la, hash_ours, 0};
   assert_int_equal(holo_session_set_hasher(ours.s, &h_ours), HOLO_OK);
   assert_int_equal(holo_session_set_hasher(fail.s, &h_fail), HOLO_OK);

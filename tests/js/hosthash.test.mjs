@@ -13,7 +13,7 @@ import { GraphBuilder, DT } from '../../compiler/graph.js';
 import { writeHolo } from '../../compiler/holo-writer.js';
 import { PKG } from './helpers.mjs';
 
-const THRESHOLD = 4096; // HOLO_HASHER_MIN_BYTES
+const THRESHOLD = 2048; // HOLO_HASHER_MIN_BYTES
 const ELEM = { [DT.f32]: 4, [DT.u8]: 1, [DT.i64]: 8, [DT.f64]: 8, [DT.f16]: 2, [DT.bool]: 1, [DT.i16]: 2 };
 
 // Each input is also an output (its label is then the content label itself)

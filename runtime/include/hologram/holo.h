@@ -77,7 +77,7 @@ typedef struct holo_hasher {
 
 /* The min_bytes the wasm module uses with node:crypto (docs/decisions.md). */
 #ifndef HOLO_HASHER_MIN_BYTES
-#define HOLO_HASHER_MIN_BYTES ((size_t)4 << 10)
+#define HOLO_HASHER_MIN_BYTES ((size_t)2 << 10)
 #endif
 
 /* Values no execution needs any more stay resident as a cache (for elision
