@@ -66,6 +66,11 @@ function hostSha256() {
   return hostSha256P;
 }
 
+/** What the shim hands a core instance from the host (options.hostHash: false declines). */
+async function hostOf(options) {
+  return { sha256: options.hostHash === false ? null : await hostSha256() };
+}
+
 async function readBytes(url) {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
@@ -132,7 +137,7 @@ export async function init(wasm, options = {}) {
   }
   if (variant !== undefined && !VARIANTS.includes(variant)) throw new HologramError('ARG', `unknown variant '${variant}' (one of ${VARIANTS.join(', ')})`);
   if (options.hostHash !== undefined && typeof options.hostHash !== 'boolean') throw new HologramError('ARG', 'hostHash must be a boolean');
-  const host = { sha256: options.hostHash === false ? null : await hostSha256() };
+  const host = await hostOf(options);
   if (wasm !== undefined && wasm !== null) return new Runtime(await toModule(wasm), variant ?? 'custom', host);
   if (variant) {
     if (!supported(variant)) throw new HologramError('UNSUPPORTED', `variant '${variant}' needs ${variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}, which this engine lacks`);
@@ -167,7 +172,7 @@ async function initThreaded(explicit, threads, options) {
     return rt;
   }
   const memory = sharedMemory();
-  const rt = new Runtime(m, THREADED_VARIANT, { sha256: options.hostHash === false ? null : await hostSha256(), memory });
+  const rt = new Runtime(m, THREADED_VARIANT, { ...(await hostOf(options)), memory });
   await rt.startThreads(threads, startPool);
   return rt;
 }

@@ -52,6 +52,13 @@ holo_status holo_k_set_output(holo_kernel_call *c, const char *op, uint32_t idx,
 /* Product of dims [from, to); callers only pass shapes already checked by
  * holo_shape_numel, so it cannot overflow. */
 size_t holo_k_prod(const int64_t *shape, uint32_t from, uint32_t to);
+/* t viewed as [outer, n, inner] around axis: element (o, i, r) is at
+ * (o * n + i) * inner + r. */
+static inline void holo_k_axis_split(const holo_tensor *t, uint32_t axis, size_t *outer, size_t *n, size_t *inner) {
+  *outer = holo_k_prod(t->shape, 0, axis);
+  *n = (size_t)t->shape[axis];
+  *inner = holo_k_prod(t->shape, axis + 1, t->rank);
+}
 
 /* Normalizes axis into [0, rank) (or [0, rank] when inclusive); false when out of range. */
 bool holo_k_axis(int64_t axis, uint32_t rank, bool inclusive, uint32_t *out);

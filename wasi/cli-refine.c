@@ -42,18 +42,10 @@ int cli_refine(holo_session *s, const cli *c) {
   holo_refine_runner runner;
   if ((st = holo_refine_runner_init(&runner, s, &plan, &err))) return holo_cli_fail(c->file, &err, cli_exit_code(st));
 
-  uint32_t no = holo_session_output_count(s);
-  if (no > CLI_MAX_PORTS) return cli_fail(CLI_LIMIT, "%s: more than %d output ports", c->file, CLI_MAX_PORTS);
-  if (c->out_dir) {
-    int rc = cli_ensure_dir(c->out_dir, CLI_INPUT, "output directory");
-    if (rc) return rc;
-  }
+  uint32_t no;
   cli_inputs ins;
-  int rc = cli_inputs_build(s, c, &ins);
-  if (rc) {
-    cli_inputs_free(&ins);
-    return rc;
-  }
+  int rc = cli_prepare_io(s, c, &ins, &no);
+  if (rc) return rc;
   holo_refine_report rep;
   holo_view views[CLI_MAX_PORTS];
   double t0 = cli_now_ms();

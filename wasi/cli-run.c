@@ -360,19 +360,23 @@ int cli_write_npy(const char *path, uint32_t dtype, const int64_t *shape, uint32
   return cli_write_file(path, CLI_INPUT, head, hl, data, len);
 }
 
-int cli_run(holo_session *s, const cli *c) {
-  uint32_t no = holo_session_output_count(s);
-  if (no > CLI_MAX_PORTS) return cli_fail(CLI_LIMIT, "%s: more than %d output ports", c->file, CLI_MAX_PORTS);
+int cli_prepare_io(holo_session *s, const cli *c, cli_inputs *ins, uint32_t *n_out) {
+  *n_out = holo_session_output_count(s);
+  if (*n_out > CLI_MAX_PORTS) return cli_fail(CLI_LIMIT, "%s: more than %d output ports", c->file, CLI_MAX_PORTS);
   if (c->out_dir) {
     int rc = cli_ensure_dir(c->out_dir, CLI_INPUT, "output directory");
     if (rc) return rc;
   }
+  int rc = cli_inputs_build(s, c, ins);
+  if (rc) cli_inputs_free(ins);
+  return rc;
+}
+
+int cli_run(holo_session *s, const cli *c) {
+  uint32_t no;
   cli_inputs ins;
-  int rc = cli_inputs_build(s, c, &ins);
-  if (rc) {
-    cli_inputs_free(&ins);
-    return rc;
-  }
+  int rc = cli_prepare_io(s, c, &ins, &no);
+  if (rc) return rc;
   holo_counters before;
   holo_session_counters(s, &before);
   holo_output out[CLI_MAX_PORTS];

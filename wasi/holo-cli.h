@@ -91,6 +91,9 @@ typedef struct cli_inputs {
   const char *source[CLI_MAX_PORTS]; /* file name, or NULL: generated */
 } cli_inputs;
 int cli_inputs_build(holo_session *s, const cli *c, cli_inputs *ins);
+/* Output count (<= CLI_MAX_PORTS), the --out directory, and the inputs, for
+ * run and refine; on failure nothing is left to free. */
+int cli_prepare_io(holo_session *s, const cli *c, cli_inputs *ins, uint32_t *n_out);
 void cli_inputs_free(cli_inputs *ins);
 /* Where output o goes: its --output FILE, DIR/<name>.npy under -o DIR, or NULL. */
 const char *cli_output_dest(holo_session *s, const cli *c, uint32_t o, char *buf, size_t cap);

@@ -41,8 +41,8 @@ holo_status holo_k_cumsum_run(holo_kernel_call *c) {
   if (cs_check(c, &axis, &excl, &rev)) return HOLO_ERR_KERNEL;
   const holo_tensor *xt = &c->inputs[0];
   uint32_t dt = xt->dtype;
-  size_t outer = holo_k_prod(xt->shape, 0, axis), n = (size_t)xt->shape[axis];
-  size_t inner = holo_k_prod(xt->shape, axis + 1, xt->rank);
+  size_t outer, n, inner;
+  holo_k_axis_split(xt, axis, &outer, &n, &inner);
   void *y = c->outputs[0].data;
   for (size_t o = 0; o < outer; o++)
     for (size_t in = 0; in < inner; in++) {

@@ -11,8 +11,8 @@ holo_status holo_k_hardmax_run(holo_kernel_call *c) {
   const holo_tensor *xt = &c->inputs[0];
   const float *x = xt->data;
   float *y = c->outputs[0].data;
-  size_t outer = holo_k_prod(xt->shape, 0, axis), n = (size_t)xt->shape[axis];
-  size_t inner = holo_k_prod(xt->shape, axis + 1, xt->rank);
+  size_t outer, n, inner;
+  holo_k_axis_split(xt, axis, &outer, &n, &inner);
   for (size_t o = 0; o < outer; o++)
     for (size_t in = 0; in < inner; in++) {
       const float *xr = x + o * n * inner + in;

@@ -74,8 +74,8 @@ holo_status holo_k_softmax_f32_run(holo_kernel_call *c) {
   const holo_tensor *xt = &c->inputs[0];
   const float *x = xt->data;
   float *y = c->outputs[0].data;
-  size_t outer = holo_k_prod(xt->shape, 0, axis), n = (size_t)xt->shape[axis];
-  size_t inner = holo_k_prod(xt->shape, axis + 1, xt->rank);
+  size_t outer, n, inner;
+  holo_k_axis_split(xt, axis, &outer, &n, &inner);
 #ifdef __wasm_simd128__
   if (inner == 1) {
     for (size_t o = 0; o < outer; o += 4)
