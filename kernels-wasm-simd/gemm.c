@@ -1,15 +1,17 @@
 /* Variant-independent parts of the GEMM core: B packing, task splitting. */
 #include "gemm.h"
 
-void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N) {
-  for (size_t j0 = 0; j0 < N; j0 += HOLO_GEMM_NR) {
-    size_t nc = N - j0 < HOLO_GEMM_NR ? N - j0 : HOLO_GEMM_NR;
+void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N, size_t w) {
+  for (size_t j0 = 0; j0 < N; j0 += w) {
+    size_t nc = N - j0 < w ? N - j0 : w;
     for (size_t k = 0; k < K; k++) {
       const float *src = B + k * rsb + j0 * csb;
       size_t c = 0;
-      for (; c < nc; c++) dst[c] = src[c * csb];
-      for (; c < HOLO_GEMM_NR; c++) dst[c] = 0.0f;
-      dst += HOLO_GEMM_NR;
+      for (; c < nc; c++)
+        dst[c] = src[c * csb];
+      for (; c < w; c++)
+        dst[c] = 0.0f;
+      dst += w;
     }
   }
 }
@@ -34,8 +36,10 @@ static void gemm_task(void *arg, uint32_t t) {
     if (q.bias) q.bias += a * q.brs;
   } else {
     q.N = q.N - a < T->step ? q.N - a : T->step;
-    if (q.Bp) q.Bp += a * q.K; /* a is a whole number of panels */
-    else q.B += a;
+    if (q.Bp)
+      q.Bp += a * q.K; /* a is a whole number of panels of any width */
+    else
+      q.B += a;
     q.C += a;
     if (q.bias) q.bias += a * q.bcs;
   }
@@ -47,12 +51,15 @@ void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx
   gemm_tasks T = {g, 0, 0};
   size_t K = g->K ? g->K : 1;
   if (pf && M * N * K >= HOLO_GEMM_PAR_MIN_WORK) {
-    if (M >= 2 * HOLO_GEMM_PAR_ROWS) T = (gemm_tasks){g, 1, HOLO_GEMM_PAR_ROWS};
-    else if (N >= 2 * HOLO_GEMM_PAR_COLS) T = (gemm_tasks){g, 0, HOLO_GEMM_PAR_COLS};
+    if (M >= 2 * HOLO_GEMM_PAR_ROWS)
+      T = (gemm_tasks){g, 1, HOLO_GEMM_PAR_ROWS};
+    else if (N >= 2 * HOLO_GEMM_PAR_COLS)
+      T = (gemm_tasks){g, 0, HOLO_GEMM_PAR_COLS};
     /* Blocks grow (doubling: still whole panels) until a task is worth a
      * thread hand-off: a batch-1 layer of 1x1024x1024 becomes 4 tasks, not
      * 16 of ~20 us each. Still a rule of (M, N, K) alone. */
-    while (T.step && 2 * T.step < (T.by_rows ? M : N) && T.step * (T.by_rows ? N : M) * K < HOLO_GEMM_PAR_MIN_TASK)
+    while (T.step && 2 * T.step < (T.by_rows ? M : N) &&
+           T.step * (T.by_rows ? N : M) * K < HOLO_GEMM_PAR_MIN_TASK)
       T.step *= 2;
   }
   if (!T.step) {

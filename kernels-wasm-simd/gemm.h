@@ -26,19 +26,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Columns per packed panel. */
+/* Columns per packed panel: the register tile's width. */
 #define HOLO_GEMM_NR 8
+/* The wide panel (holo.PackB nr=32) for products of fewer rows than a
+ * register tile: a row then streams ONE contiguous panel of 32 columns
+ * (8 accumulators) instead of four 8-column panels K*8 floats apart — one
+ * sequential stream per row, which the hardware prefetcher follows (mlp_b1's
+ * three GEMVs: 200 -> 125 us in a standalone wasm probe, docs/benchmarks.md). */
+#define HOLO_GEMM_NR_WIDE 32
 
 typedef struct holo_gemm {
   size_t M, N, K;
   const float *A; /* A(i,k) = A[i*rsa + k*csa] */
   size_t rsa, csa;
   /* Unpacked B: B(k,j) = B[k*ldb + j]. Packed B (Bp != NULL) overrides it:
-   * panel p holds columns 8p..8p+7, B(k,j) = Bp[(j/8)*K*8 + k*8 + j%8],
-   * columns past N zero (see holo_gemm_pack_b). */
+   * panels of w = bpw columns (HOLO_GEMM_NR when 0; HOLO_GEMM_NR or
+   * HOLO_GEMM_NR_WIDE): panel p holds columns w*p..w*p+w-1,
+   * B(k,j) = Bp[(j/w)*K*w + k*w + j%w], columns past N zero (see
+   * holo_gemm_pack_b). */
   const float *B;
   size_t ldb;
   const float *Bp;
+  size_t bpw;
   float *C; /* C(i,j) = C[i*ldc + j] */
   size_t ldc;
   /* epilogue */
@@ -71,21 +80,27 @@ typedef void (*holo_gemm_parallel_for)(void *pctx, uint32_t n, void (*fn)(void *
  * count or on which thread ran what (gemm.c; tests/c/test_parallel.c). */
 void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx);
 #define HOLO_GEMM_PAR_ROWS 64
-#define HOLO_GEMM_PAR_COLS 64
+#define HOLO_GEMM_PAR_COLS 64 /* a multiple of every panel width: blocks are whole panels */
 /* Below this many multiply-adds a GEMM is not split. */
 #define HOLO_GEMM_PAR_MIN_WORK ((size_t)1 << 18)
 /* Blocks are doubled until a task has at least this many multiply-adds. */
 #define HOLO_GEMM_PAR_MIN_TASK ((size_t)1 << 18)
 
-/* Floats a packed B of K x N occupies. */
+/* Floats a packed B of K x N in panels of w columns occupies. */
+static inline size_t holo_gemm_packed_floats_w(size_t K, size_t N, size_t w) {
+  return (N + w - 1) / w * w * K;
+}
 static inline size_t holo_gemm_packed_floats(size_t K, size_t N) {
-  return (N + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR * HOLO_GEMM_NR * K;
+  return holo_gemm_packed_floats_w(K, N, HOLO_GEMM_NR);
 }
 
-/* Packs B(k,j) = B[k*rsb + j*csb] (K x N) into panels (dst holds
- * holo_gemm_packed_floats(K, N) floats). Pure data movement: no bytes of a
- * result depend on whether B was packed. */
-void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N);
+/* Packs B(k,j) = B[k*rsb + j*csb] (K x N) into panels of w columns (dst
+ * holds holo_gemm_packed_floats_w(K, N, w) floats). Pure data movement: no
+ * bytes of a result depend on whether or how B was packed. */
+void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N, size_t w);
+static inline void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N) {
+  holo_gemm_pack_b_w(dst, B, rsb, csb, K, N, HOLO_GEMM_NR);
+}
 
 /* The scalar epilogue of one element, exactly as the contract orders it. */
 static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float v) {

@@ -47,7 +47,7 @@ static const holo_kernel kernels[] = {
     {"Conv", "Conv/f32/" GEMM_CLASS "/2", holo_k_conv_f32_infer, holo_k_conv_f32_run},
     {"holo.MatMulPacked", "holo.MatMulPacked/f32/" GEMM_CLASS "/1", holo_k_mmpacked_f32_infer,
      holo_k_mmpacked_f32_run},
-    {"holo.PackB", "holo.PackB/f32/panel8/1", holo_k_packb_f32_infer, holo_k_packb_f32_run},
+    {"holo.PackB", "holo.PackB/f32/panels-8-32/2", holo_k_packb_f32_infer, holo_k_packb_f32_run},
     {"Add", "Add/f32,i32,i64/scalar/1", holo_k_add_infer, holo_k_add_run},
     {"Sub", "Sub/f32,i32,i64/scalar/1", holo_k_sub_infer, holo_k_sub_run},
     {"Mul", "Mul/f32,i32,i64/scalar/1", holo_k_mul_infer, holo_k_mul_run},

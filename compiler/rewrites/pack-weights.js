@@ -1,5 +1,5 @@
 // Rewrite: a MatMul/Gemm whose B is a 2-D f32 constant ->
-//   Bp = holo.PackB(B; transB)                 (constant-only cone: computed
+//   Bp = holo.PackB(B; transB, nr)             (constant-only cone: computed
 //                                               once at load, pinned; never per call)
 //   Y  = holo.MatMulPacked(A, Bp, bias?; n = N, holo_activation?)
 // which has the bytes of the original node (docs/kernels.md: same core, same
@@ -36,16 +36,27 @@ function rank2(ir, name) {
   return !!s && s.kind === 'const' && Array.isArray(s.shape) && s.shape.length === 1 && s.shape[0] === 2;
 }
 
+// Panel width: 32-column panels when A is statically known to have fewer
+// rows than the core's 4-row tile (a batch-1 layer: each row then streams one
+// contiguous panel, docs/kernels.md), else the tile's 8. Bytes are the same
+// either way; only the memory order of the packed weight differs.
+function panelWidth(shape, N) {
+  if (!Array.isArray(shape) || N < 32 || !shape.every((d) => typeof d === 'number')) return 8;
+  const rows = shape.slice(0, -1).reduce((p, d) => p * d, 1);
+  return rows < 4 ? 32 : 8;
+}
+
 export function packWeights(ir) {
   let packed = 0;
   const packs = new Map(); // `${B}\0${transB}` -> Bp name
-  const packOf = (B, transB, K, N, before) => {
-    const key = `${B}\0${transB}`;
+  const packOf = (B, transB, K, N, nr, before) => {
+    const key = `${B}\0${transB}\0${nr}`;
     if (packs.has(key)) return packs.get(key);
     const bp = ir.fresh(`${B}_packed`);
-    ir.addValue({ name: bp, dtype: DT.f32, shape: [Math.ceil(N / 8), K, 8], kind: 'node' });
+    ir.addValue({ name: bp, dtype: DT.f32, shape: [Math.ceil(N / nr), K, nr], kind: 'node' });
+    const attrs = { ...(transB ? { transB: A.int(1) } : {}), ...(nr !== 8 ? { nr: A.int(nr) } : {}) };
     ir.nodes.splice(ir.nodes.indexOf(before), 0,
-      { op: 'holo.PackB', name: `${bp}/PackB`, inputs: [B], outputs: [bp], attrs: transB ? { transB: A.int(1) } : {} });
+      { op: 'holo.PackB', name: `${bp}/PackB`, inputs: [B], outputs: [bp], attrs });
     packs.set(key, bp);
     return bp;
   };
@@ -70,7 +81,7 @@ export function packWeights(ir) {
     const ka = a.shape ? a.shape[a.shape.length - 1] : K;
     if (typeof ka === 'number' && ka !== K) continue;
     if (bias && !rowBias(ir, bias, N)) continue;
-    const bp = packOf(b.name, transB, K, N, n);
+    const bp = packOf(b.name, transB, K, N, panelWidth(a.shape, N), n);
     n.op = 'holo.MatMulPacked';
     n.inputs = bias ? [n.inputs[0], bp, bias] : [n.inputs[0], bp];
     const { holo_clip_min: cmin, holo_clip_max: cmax } = n.attrs;

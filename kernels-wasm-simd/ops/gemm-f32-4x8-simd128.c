@@ -55,13 +55,14 @@ INLINE void store4(const holo_gemm *g, size_t i, size_t j, size_t nc, v128_t acc
   }
   float t[4];
   wasm_v128_store(t, acc);
-  for (size_t q = 0; q < nc; q++) c[q] = holo_gemm_epi(g, i, j + q, t[q]);
+  for (size_t q = 0; q < nc; q++)
+    c[q] = holo_gemm_epi(g, i, j + q, t[q]);
 }
 
 /* An mr x 8 tile at (i0, j0): b points at B(0, j0), rows ldb apart; nc
  * columns (<= 8) are stored. mr is a constant after inlining. */
-INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
-                  size_t ldb, size_t csa) {
+INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b, size_t ldb,
+                  size_t csa) {
   v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   const float *a0 = g->A + i0 * g->rsa, *a1 = a0 + g->rsa, *a2 = a1 + g->rsa, *a3 = a2 + g->rsa;
@@ -132,10 +133,10 @@ static void elem1(const holo_gemm *g, size_t i, size_t j) {
   for (size_t k = 0; k < g->K; k++) {
 #ifdef __wasm_relaxed_simd__
     /* lane 0 of the same instruction, so a fused engine fuses here too */
-    acc = wasm_f32x4_extract_lane(
-        wasm_f32x4_relaxed_madd(wasm_f32x4_splat(a[k * g->csa]), wasm_f32x4_splat(b[k * g->ldb]),
-                                wasm_f32x4_splat(acc)),
-        0);
+    acc = wasm_f32x4_extract_lane(wasm_f32x4_relaxed_madd(wasm_f32x4_splat(a[k * g->csa]),
+                                                          wasm_f32x4_splat(b[k * g->ldb]),
+                                                          wasm_f32x4_splat(acc)),
+                                  0);
 #else
     acc += a[k * g->csa] * b[k * g->ldb];
 #endif
@@ -156,14 +157,14 @@ static void elem1(const holo_gemm *g, size_t i, size_t j) {
  * 512^3: 11.3 -> 10.7 ms best, docs/benchmarks.md); 5x8 and 6x8 tiles
  * (10/12 accumulators + temporaries > x64's 16 xmm registers) were slower
  * still (14.7 / 13.7 ms). */
-#define TILE8_FN(MRV)                                                                              \
-  static __attribute__((noinline)) void tile8_##MRV##_u(const holo_gemm *g, size_t i0, size_t j0,  \
-                                                         size_t nc, const float *b, size_t ldb) {  \
-    tile8(g, MRV, i0, j0, nc, b, ldb, 1);                                                          \
-  }                                                                                                \
-  static __attribute__((noinline)) void tile8_##MRV##_s(const holo_gemm *g, size_t i0, size_t j0,  \
-                                                         size_t nc, const float *b, size_t ldb) {  \
-    tile8(g, MRV, i0, j0, nc, b, ldb, g->csa);                                                     \
+#define TILE8_FN(MRV)                                                                                        \
+  static __attribute__((noinline)) void tile8_##MRV##_u(const holo_gemm *g, size_t i0, size_t j0, size_t nc, \
+                                                        const float *b, size_t ldb) {                        \
+    tile8(g, MRV, i0, j0, nc, b, ldb, 1);                                                                    \
+  }                                                                                                          \
+  static __attribute__((noinline)) void tile8_##MRV##_s(const holo_gemm *g, size_t i0, size_t j0, size_t nc, \
+                                                        const float *b, size_t ldb) {                        \
+    tile8(g, MRV, i0, j0, nc, b, ldb, g->csa);                                                               \
   }
 TILE8_FN(1)
 TILE8_FN(2)
@@ -178,27 +179,51 @@ static void tile8_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t 
   (g->csa == 1 ? unit : strided)[mr - 1](g, i0, j0, nc, b, ldb);
 }
 
-/* One row across 4 packed panels (32 columns, 8 independent accumulators):
- * a lone row would otherwise wait on 2 accumulators' add latency. */
-static void row32_packed(const holo_gemm *g, size_t i, size_t j0, const float *bp) {
-  v128_t c[8];
-  for (int q = 0; q < 8; q++) c[q] = wasm_f32x4_splat(0.0f);
+/* B(0, j) of a packed B in panels of w columns (j % 8 == 0). */
+INLINE const float *bp_at(const holo_gemm *g, size_t w, size_t j) { return g->Bp + j / w * w * g->K + j % w; }
+
+/* One row, 32 columns (8 independent accumulators: a lone row would
+ * otherwise wait on 2 accumulators' add latency), from four 8-column
+ * groups at b[q] = B(0, j0 + 8q), each advancing w floats per k. With
+ * w = 32 the four groups are one contiguous stream (holo.PackB nr=32).
+ * Out of line with named accumulators: inlined into holo_gemm_f32, V8's
+ * register allocator kept two of the eight in stack slots, so their add
+ * chains went through memory (~7 instead of ~4 cycles per k). */
+INLINE void row32(const holo_gemm *g, size_t i, size_t j0, size_t w) {
+  v128_t c0 = wasm_f32x4_splat(0.0f), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
   const float *a = g->A + i * g->rsa;
-  size_t K = g->K, ps = K * NR, csa = g->csa;
-  const float *b0 = bp, *b1 = bp + ps, *b2 = b1 + ps, *b3 = b2 + ps;
+  size_t K = g->K, csa = g->csa;
+  const float *b0 = bp_at(g, w, j0), *b1 = bp_at(g, w, j0 + 8), *b2 = bp_at(g, w, j0 + 16),
+              *b3 = bp_at(g, w, j0 + 24);
   for (size_t k = 0; k < K; k++) {
     v128_t av = wasm_f32x4_splat(a[k * csa]);
-    c[0] = MADD(c[0], av, wasm_v128_load(b0));
-    c[1] = MADD(c[1], av, wasm_v128_load(b0 + 4));
-    c[2] = MADD(c[2], av, wasm_v128_load(b1));
-    c[3] = MADD(c[3], av, wasm_v128_load(b1 + 4));
-    c[4] = MADD(c[4], av, wasm_v128_load(b2));
-    c[5] = MADD(c[5], av, wasm_v128_load(b2 + 4));
-    c[6] = MADD(c[6], av, wasm_v128_load(b3));
-    c[7] = MADD(c[7], av, wasm_v128_load(b3 + 4));
-    b0 += NR; b1 += NR; b2 += NR; b3 += NR;
+    c0 = MADD(c0, av, wasm_v128_load(b0));
+    c1 = MADD(c1, av, wasm_v128_load(b0 + 4));
+    c2 = MADD(c2, av, wasm_v128_load(b1));
+    c3 = MADD(c3, av, wasm_v128_load(b1 + 4));
+    c4 = MADD(c4, av, wasm_v128_load(b2));
+    c5 = MADD(c5, av, wasm_v128_load(b2 + 4));
+    c6 = MADD(c6, av, wasm_v128_load(b3));
+    c7 = MADD(c7, av, wasm_v128_load(b3 + 4));
+    b0 += w;
+    b1 += w;
+    b2 += w;
+    b3 += w;
   }
-  for (int q = 0; q < 8; q++) store4(g, i, j0 + 4 * (size_t)q, 4, c[q]);
+  store4(g, i, j0, 4, c0);
+  store4(g, i, j0 + 4, 4, c1);
+  store4(g, i, j0 + 8, 4, c2);
+  store4(g, i, j0 + 12, 4, c3);
+  store4(g, i, j0 + 16, 4, c4);
+  store4(g, i, j0 + 20, 4, c5);
+  store4(g, i, j0 + 24, 4, c6);
+  store4(g, i, j0 + 28, 4, c7);
+}
+static __attribute__((noinline)) void row32_w8(const holo_gemm *g, size_t i, size_t j0) {
+  row32(g, i, j0, NR);
+}
+static __attribute__((noinline)) void row32_w32(const holo_gemm *g, size_t i, size_t j0) {
+  row32(g, i, j0, HOLO_GEMM_NR_WIDE);
 }
 
 static void tile4_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0) {
@@ -211,23 +236,24 @@ static void tile4_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0) {
 }
 
 void holo_gemm_f32(const holo_gemm *g) {
-  size_t M = g->M, N = g->N, K = g->K;
+  size_t M = g->M, N = g->N, w = g->bpw ? g->bpw : NR;
   if (M == 0 || N == 0) return;
   for (size_t ib = 0; ib < M; ib += MC) {
     size_t ie = M - ib < MC ? M : ib + MC;
     if (g->Bp && ie - ib < MR) {
-      /* fewer rows than a tile: rows across 4 panels at a time */
+      /* fewer rows than a tile: rows across 32 columns at a time */
       size_t j0 = 0;
       for (; j0 + 4 * NR <= N; j0 += 4 * NR)
-        for (size_t i = ib; i < ie; i++) row32_packed(g, i, j0, g->Bp + j0 * K);
+        for (size_t i = ib; i < ie; i++)
+          (w == NR ? row32_w8 : row32_w32)(g, i, j0);
       for (; j0 < N; j0 += NR)
-        tile8_m(g, ie - ib, ib, j0, N - j0 < NR ? N - j0 : NR, g->Bp + j0 * K, NR);
+        tile8_m(g, ie - ib, ib, j0, N - j0 < NR ? N - j0 : NR, bp_at(g, w, j0), w);
     } else if (g->Bp) {
       for (size_t j0 = 0; j0 < N; j0 += NR) {
         size_t nc = N - j0 < NR ? N - j0 : NR;
-        const float *bp = g->Bp + j0 * K;
+        const float *bp = bp_at(g, w, j0);
         for (size_t i0 = ib; i0 < ie; i0 += MR)
-          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, nc, bp, NR);
+          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, nc, bp, w);
       }
     } else {
       size_t j0 = 0;
@@ -235,9 +261,11 @@ void holo_gemm_f32(const holo_gemm *g) {
         for (size_t i0 = ib; i0 < ie; i0 += MR)
           tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, NR, g->B + j0, g->ldb);
       for (; j0 + 4 <= N; j0 += 4)
-        for (size_t i0 = ib; i0 < ie; i0 += MR) tile4_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0);
+        for (size_t i0 = ib; i0 < ie; i0 += MR)
+          tile4_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0);
       for (; j0 < N; j0++)
-        for (size_t i = ib; i < ie; i++) elem1(g, i, j0);
+        for (size_t i = ib; i < ie; i++)
+          elem1(g, i, j0);
     }
   }
 }

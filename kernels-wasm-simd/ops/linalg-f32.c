@@ -39,21 +39,20 @@ static holo_status mm_geometry(holo_kernel_call *c, mm_geom *g, int64_t *yshape,
   uint32_t rab = a->rank >= 2 ? a->rank - 2 : 0, rbb = b->rank >= 2 ? b->rank - 2 : 0;
   if (!holo_k_broadcast_shape(a->shape, rab, b->shape, rbb, g->bshape, &g->brank))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "MatMul: batch dims do not broadcast: A%s vs B%s",
-                       holo_k_shape_str(s1, a->shape, a->rank),
-                       holo_k_shape_str(s2, b->shape, b->rank));
+                       holo_k_shape_str(s1, a->shape, a->rank), holo_k_shape_str(s2, b->shape, b->rank));
   holo_k_broadcast_strides(a->shape, rab, g->bshape, g->brank, g->sa);
   holo_k_broadcast_strides(b->shape, rbb, g->bshape, g->brank, g->sb);
   g->M = a->rank == 1 ? 1 : (size_t)a->shape[a->rank - 2];
   g->K = (size_t)ka;
   g->N = b->rank == 1 ? 1 : (size_t)b->shape[b->rank - 1];
   uint32_t r = 0;
-  for (uint32_t i = 0; i < g->brank; i++) yshape[r++] = g->bshape[i];
+  for (uint32_t i = 0; i < g->brank; i++)
+    yshape[r++] = g->bshape[i];
   if (a->rank >= 2) yshape[r++] = (int64_t)g->M;
   if (b->rank >= 2) yshape[r++] = (int64_t)g->N;
   *yrank = r;
   return HOLO_OK;
 }
-
 
 /* The fused activation attribute (holo_k_gemm_act): checked at infer. */
 static holo_status check_act(holo_kernel_call *c, const char *op) {
@@ -183,12 +182,11 @@ static holo_status gemm_geometry(holo_kernel_call *c, gemm_geom *g) {
   char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
   int64_t ta = holo_attr_int(c, "transA", 0), tb = holo_attr_int(c, "transB", 0);
   if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: transA/transB must be 0 or 1, got %lld/%lld",
-                       (long long)ta, (long long)tb);
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: transA/transB must be 0 or 1, got %lld/%lld", (long long)ta,
+                       (long long)tb);
   if (a->rank != 2 || b->rank != 2)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Gemm: A and B must be 2-D, got A%s and B%s",
-                       holo_k_shape_str(s1, a->shape, a->rank),
-                       holo_k_shape_str(s2, b->shape, b->rank));
+                       holo_k_shape_str(s1, a->shape, a->rank), holo_k_shape_str(s2, b->shape, b->rank));
   g->ta = ta;
   g->tb = tb;
   int64_t M = ta ? a->shape[1] : a->shape[0], Ka = ta ? a->shape[0] : a->shape[1];
@@ -272,11 +270,22 @@ holo_status holo_k_gemm_f32_run(holo_kernel_call *c) {
 
 /* ---- holo.PackB / holo.MatMulPacked (docs/kernels.md) ---- */
 
-/* holo.PackB(B [K,N]; transB) -> [ceil(N/8), K, 8]: B' = transB ? B^T : B
- * in the GEMM core's panel layout, zero padded. */
+/* holo.PackB(B [K,N]; transB, nr) -> [ceil(N/nr), K, nr]: B' = transB ? B^T : B
+ * in the GEMM core's panel layout, zero padded; nr = 8 (default: the
+ * register tile's panels) or 32 (one stream per row for products of fewer
+ * than 4 rows, gemm.h HOLO_GEMM_NR_WIDE). */
+static holo_status packb_nr(holo_kernel_call *c, int64_t *nr) {
+  *nr = holo_attr_int(c, "nr", HOLO_GEMM_NR);
+  if (*nr != HOLO_GEMM_NR && *nr != HOLO_GEMM_NR_WIDE)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.PackB: nr must be %d or %d, got %lld", HOLO_GEMM_NR,
+                       HOLO_GEMM_NR_WIDE, (long long)*nr);
+  return HOLO_OK;
+}
+
 holo_status holo_k_packb_f32_infer(holo_kernel_call *c) {
   holo_status st;
   char s1[HOLO_K_SHAPE_STR];
+  int64_t nr;
   c->alias_input = -1;
   c->workspace_bytes = 0;
   if ((st = holo_k_check_arity(c, "holo.PackB", 1, 1, 1))) return st;
@@ -285,33 +294,36 @@ holo_status holo_k_packb_f32_infer(holo_kernel_call *c) {
   int64_t tb = holo_attr_int(c, "transB", 0);
   if (tb != 0 && tb != 1)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.PackB: transB must be 0 or 1, got %lld", (long long)tb);
+  if ((st = packb_nr(c, &nr))) return st;
   if (b->rank != 2)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.PackB: B must be 2-D, got B%s",
                        holo_k_shape_str(s1, b->shape, b->rank));
   int64_t K = tb ? b->shape[1] : b->shape[0], N = tb ? b->shape[0] : b->shape[1];
-  int64_t ys[3] = {(N + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR, K, HOLO_GEMM_NR};
+  int64_t ys[3] = {(N + nr - 1) / nr, K, nr};
   return holo_k_set_output(c, "holo.PackB", 0, HOLO_DT_F32, 3, ys);
 }
 
 holo_status holo_k_packb_f32_run(holo_kernel_call *c) {
   const holo_tensor *b = &c->inputs[0];
   bool tb = holo_attr_int(c, "transB", 0) == 1;
+  int64_t nr;
+  if (packb_nr(c, &nr)) return HOLO_ERR_KERNEL;
   size_t K = (size_t)(tb ? b->shape[1] : b->shape[0]), N = (size_t)(tb ? b->shape[0] : b->shape[1]);
-  holo_gemm_pack_b(c->outputs[0].data, b->data, tb ? 1 : N, tb ? K : 1, K, N);
+  holo_gemm_pack_b_w(c->outputs[0].data, b->data, tb ? 1 : N, tb ? K : 1, K, N, (size_t)nr);
   return HOLO_OK;
 }
 
-/* holo.MatMulPacked(A [..., K], Bp [ceil(N/8), K, 8], bias? ; n, holo_activation?)
- * -> [..., N]: MatMul(A, B) (+ bias) (then Relu), same bytes. */
-static holo_status mmp_geometry(holo_kernel_call *c, size_t *M, size_t *K, size_t *N) {
+/* holo.MatMulPacked(A [..., K], Bp [ceil(N/w), K, w], bias? ; n, holo_activation?)
+ * -> [..., N]: MatMul(A, B) (+ bias) (then Relu), same bytes for either
+ * panel width w (8 or 32, read from Bp's shape). */
+static holo_status mmp_geometry(holo_kernel_call *c, size_t *M, size_t *K, size_t *N, size_t *w) {
   char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
   const holo_tensor *a = &c->inputs[0], *bp = &c->inputs[1];
   int64_t n = holo_attr_int(c, "n", -1);
-  if (a->rank < 1)
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.MatMulPacked: A must have rank >= 1");
-  int64_t k = a->shape[a->rank - 1];
-  if (n < 0 || bp->rank != 3 || bp->shape[2] != HOLO_GEMM_NR || bp->shape[1] != k ||
-      bp->shape[0] != (n + HOLO_GEMM_NR - 1) / HOLO_GEMM_NR)
+  if (a->rank < 1) return holo_k_fail(c, HOLO_ERR_KERNEL, "holo.MatMulPacked: A must have rank >= 1");
+  int64_t k = a->shape[a->rank - 1], pw = bp->rank == 3 ? bp->shape[2] : 0;
+  if (n < 0 || bp->rank != 3 || (pw != HOLO_GEMM_NR && pw != HOLO_GEMM_NR_WIDE) || bp->shape[1] != k ||
+      bp->shape[0] != (n + pw - 1) / pw)
     return holo_k_fail(c, HOLO_ERR_KERNEL,
                        "holo.MatMulPacked: Bp%s is not holo.PackB of a [%lld,%lld] B for A%s (attribute n)",
                        holo_k_shape_str(s1, bp->shape, bp->rank), (long long)k, (long long)n,
@@ -319,33 +331,35 @@ static holo_status mmp_geometry(holo_kernel_call *c, size_t *M, size_t *K, size_
   *M = holo_k_prod(a->shape, 0, a->rank - 1);
   *K = (size_t)k;
   *N = (size_t)n;
+  *w = (size_t)pw;
   return HOLO_OK;
 }
 
 holo_status holo_k_mmpacked_f32_infer(holo_kernel_call *c) {
   holo_status st;
-  size_t M, K, N, bcs;
+  size_t M, K, N, w, bcs;
   c->alias_input = -1;
   c->workspace_bytes = 0;
   if ((st = holo_k_check_arity(c, "holo.MatMulPacked", 2, 3, 1))) return st;
   if ((st = holo_k_check_input(c, "holo.MatMulPacked", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "holo.MatMulPacked", 1, HOLO_DT_F32))) return st;
   if ((st = check_act(c, "holo.MatMulPacked"))) return st;
-  if ((st = mmp_geometry(c, &M, &K, &N))) return st;
+  if ((st = mmp_geometry(c, &M, &K, &N, &w))) return st;
   if (!holo_k_absent(c, 2)) {
     if ((st = holo_k_check_input(c, "holo.MatMulPacked", 2, HOLO_DT_F32))) return st;
     if ((st = row_bias(c, "holo.MatMulPacked", 2, N, &bcs))) return st;
   }
   const holo_tensor *a = &c->inputs[0];
   int64_t ys[HOLO_MAX_RANK];
-  for (uint32_t i = 0; i + 1 < a->rank; i++) ys[i] = a->shape[i];
+  for (uint32_t i = 0; i + 1 < a->rank; i++)
+    ys[i] = a->shape[i];
   ys[a->rank - 1] = (int64_t)N;
   return holo_k_set_output(c, "holo.MatMulPacked", 0, HOLO_DT_F32, a->rank, ys);
 }
 
 holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c) {
-  size_t M, K, N;
-  if (mmp_geometry(c, &M, &K, &N)) return HOLO_ERR_KERNEL;
+  size_t M, K, N, w;
+  if (mmp_geometry(c, &M, &K, &N, &w)) return HOLO_ERR_KERNEL;
   if (M == 0 || N == 0) return HOLO_OK;
   holo_gemm q = {0};
   q.M = M;
@@ -355,6 +369,7 @@ holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c) {
   q.rsa = K;
   q.csa = 1;
   q.Bp = c->inputs[1].data;
+  q.bpw = w;
   q.C = c->outputs[0].data;
   q.ldc = N;
   if (!holo_k_absent(c, 2)) {

@@ -25,8 +25,10 @@ static void test_pool_runs_each_task_once(void **st) {
     assert_int_equal(holo_pool_threads(p), t > 1 ? t : 1);
     for (uint32_t n = 0; n < 300; n += 37) {
       int *hits = calloc(n + 1, sizeof(int));
-      for (int rep = 0; rep < 3; rep++) holo_pool_parallel_for(p, n, mark, hits);
-      for (uint32_t i = 0; i < n; i++) assert_int_equal(hits[i], 3);
+      for (int rep = 0; rep < 3; rep++)
+        holo_pool_parallel_for(p, n, mark, hits);
+      for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(hits[i], 3);
       free(hits);
     }
     holo_pool_destroy(p);
@@ -81,6 +83,7 @@ static unsigned same_bytes(const char *op, setup_fn setup, const void *ctx) {
 typedef struct {
   int64_t M, K, N;
   const float *A, *B, *bias;
+  int64_t w; /* packed panel width for holo.MatMulPacked */
 } mm_ctx;
 
 static void mm_setup(kt_call *k, const void *vc) {
@@ -105,8 +108,8 @@ static void gemm_setup(kt_call *k, const void *vc) {
 }
 
 static void packed_setup(kt_call *k, const void *vc) {
-  const mm_ctx *c = vc; /* B already packed: [ceil(N/8), K, 8] */
-  int64_t sa[2] = {c->M, c->K}, sb[3] = {(c->N + 7) / 8, c->K, 8}, sbias[1] = {c->N};
+  const mm_ctx *c = vc; /* B already packed: [ceil(N/w), K, w] */
+  int64_t sa[2] = {c->M, c->K}, sb[3] = {(c->N + c->w - 1) / c->w, c->K, c->w}, sbias[1] = {c->N};
   kt_input(k, 0, HOLO_DT_F32, 2, sa, c->A);
   kt_input(k, 1, HOLO_DT_F32, 3, sb, c->B);
   kt_input(k, 2, HOLO_DT_F32, 1, sbias, c->bias);
@@ -120,10 +123,10 @@ static void test_gemm_kernels_same_bytes(void **st) {
                                       {64, 64, 64},  {2, 3, 5},      {512, 96, 512}};
   uint64_t seed = 7;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    mm_ctx c = {shapes[s][0], shapes[s][1], shapes[s][2], 0, 0, 0};
+    mm_ctx c = {shapes[s][0], shapes[s][1], shapes[s][2], 0, 0, 0, 8};
     size_t na = c.M * c.K, nb = c.K * c.N;
     float *A = malloc(na * 4), *B = malloc(nb * 4), *bias = malloc(c.N * 4);
-    float *Bp = calloc((c.N + 7) / 8 * 8 * c.K, 4);
+    float *Bp = calloc((c.N + 31) / 32 * 32 * c.K, 4);
     kt_fill(A, na, &seed, -1, 1);
     kt_fill(B, nb, &seed, -1, 1);
     kt_fill(bias, c.N, &seed, -1, 1);
@@ -137,10 +140,17 @@ static void test_gemm_kernels_same_bytes(void **st) {
     c.bias = bias;
     same_bytes("MatMul", mm_setup, &c);
     same_bytes("Gemm", gemm_setup, &c); /* B read as [N, K] */
-    for (int64_t k = 0; k < c.K; k++)
-      for (int64_t j = 0; j < c.N; j++) Bp[(j / 8) * c.K * 8 + k * 8 + j % 8] = B[k * c.N + j];
-    c.B = Bp;
-    same_bytes("holo.MatMulPacked", packed_setup, &c);
+    /* both panel widths (holo.PackB nr = 8 and 32): column tasks start on
+     * whole panels of either */
+    for (int64_t w = 8; w <= 32; w += 24) {
+      memset(Bp, 0, (size_t)((c.N + 31) / 32 * 32 * c.K) * 4);
+      for (int64_t k = 0; k < c.K; k++)
+        for (int64_t j = 0; j < c.N; j++)
+          Bp[(j / w) * c.K * w + k * w + j % w] = B[k * c.N + j];
+      c.B = Bp;
+      c.w = w;
+      same_bytes("holo.MatMulPacked", packed_setup, &c);
+    }
     free(A);
     free(B);
     free(Bp);
@@ -167,7 +177,8 @@ static void test_conv_same_bytes(void **st) {
   (void)st;
   /* [N,C,H,W] x [M,C,3,3]: one 256-position chunk (the GEMM splits by rows or
    * columns), two chunks, and 2 images x 6 chunks (chunk tasks, 3 per task) */
-  static const int64_t cfg[][5] = {{1, 16, 160, 15, 15}, {1, 160, 16, 20, 19}, {1, 32, 32, 20, 19}, {2, 8, 24, 40, 37}};
+  static const int64_t cfg[][5] = {
+      {1, 16, 160, 15, 15}, {1, 160, 16, 20, 19}, {1, 32, 32, 20, 19}, {2, 8, 24, 40, 37}};
   uint64_t seed = 11;
   for (size_t s = 0; s < 4; s++) {
     conv_ctx c = {{cfg[s][0], cfg[s][1], cfg[s][3], cfg[s][4]}, {cfg[s][2], cfg[s][1], 3, 3}, 0, 0, 0};

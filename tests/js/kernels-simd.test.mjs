@@ -147,8 +147,9 @@ test('Gemm: transA/transB, alpha/beta, C broadcast shapes', () => {
   }
 });
 
-test('holo.PackB + holo.MatMulPacked: same bytes as MatMul (+bias, Relu)', () => {
-  for (const [M, K, N] of [[1, 7, 9], [4, 17, 8], [6, 63, 65], [13, 5, 3]]) for (const tb of [0, 1]) {
+test('holo.PackB (nr 8 and 32) + holo.MatMulPacked: same bytes as MatMul (+bias, Relu)', () => {
+  const cases = [[1, 7, 9], [4, 17, 8], [6, 63, 65], [13, 5, 3], [1, 17, 65], [2, 3, 63], [3, 65, 100], [1, 300, 1], [7, 9, 33]];
+  for (const [M, K, N] of cases) for (const tb of [0, 1]) for (const nr of [8, 32]) {
     const A = randf(M * K), B = randf(K * N), bias = randf(N);
     const Bt = new Float32Array(K * N);
     for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) Bt[j * K + k] = B[k * N + j];
@@ -156,7 +157,7 @@ test('holo.PackB + holo.MatMulPacked: same bytes as MatMul (+bias, Relu)', () =>
     const a = g.input('a', DT.f32, [M, K]);
     const w = g.constant('w', DT.f32, tb ? [N, K] : [K, N], tb ? Bt : B);
     const c = g.constant('c', DT.f32, [N], bias);
-    const [p] = g.node('holo.PackB', [w], { attrs: { transB: tb } });
+    const [p] = g.node('holo.PackB', [w], { attrs: { transB: tb, ...(nr === 32 ? { nr } : {}) } });
     const [y] = g.node('holo.MatMulPacked', [a, p, c], { attrs: { n: N, holo_activation: 'Relu' } });
     g.output(y);
     const holo = writeHolo(g.toJSON());
@@ -166,7 +167,7 @@ test('holo.PackB + holo.MatMulPacked: same bytes as MatMul (+bias, Relu)', () =>
     assert.is(s.counters.dispatches - d0, 1, 'PackB runs once at load (constant cone), not per call');
     s.dispose();
     const want = same('MatMul', [[M, K], [K, N], [N]], { holo_activation: 'Relu' }, {}, [A, B, bias]).out;
-    assert.ok(bytesOf(got.data).equals(bytesOf(want.data)), `packed != MatMul bytes ${M}x${K}x${N} tb=${tb}`);
+    assert.ok(bytesOf(got.data).equals(bytesOf(want.data)), `packed != MatMul bytes ${M}x${K}x${N} tb=${tb} nr=${nr}`);
     if (!RELAXED_CHILD) assert.ok(bytesOf(runOn(rtR, holo, [A]).out.data).equals(bytesOf(got.data)), 'scalar packed differs');
   }
 });

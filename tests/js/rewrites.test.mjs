@@ -290,6 +290,23 @@ test('fusions: torch-style MLP (Gemm transB=1 + Relu) -> PackB + MatMulPacked wi
   }
 });
 
+test('pack-weights: 32-column panels (nr=32) exactly where A has < 4 static rows and N >= 32; same bytes either way', async () => {
+  const nrOf = (n) => n.attrs.find((a) => a.name === 'nr')?.value ?? 8;
+  for (const [M, K, H, N, want] of [[1, 40, 70, 33, [32, 32]], [3, 9, 40, 5, [32, 8]], [4, 9, 40, 33, [8, 8]], [1, 9, 31, 40, [8, 32]]]) {
+    const b = new OnnxBuilder(13);
+    b.input('x', FLOAT, [M, K]);
+    b.init('w1', FLOAT, [H, K], rand(H * K, 0.5)).init('b1', FLOAT, [H], rand(H, 0.1));
+    b.init('w2', FLOAT, [N, H], rand(N * H, 0.5));
+    b.node('Gemm', ['x', 'w1', 'b1'], ['h1'], { transB: 1 }).node('Relu', ['h1'], ['h2'])
+      .node('Gemm', ['h2', 'w2'], ['y'], { transB: 1 });
+    b.output('y', FLOAT, [M, N]);
+    const { fused } = await checkFusion(b.bytes(), { x: { data: rand(M * K), shape: [M, K] } });
+    const packs = fused.graph.nodes.filter((n) => n.op === 'holo.PackB');
+    assert.equal(packs.map(nrOf), want, `${M}x${K} -> ${H} -> ${N}`);
+    packs.forEach((n, i) => assert.equal(fused.graph.values[n.outputs[0]].shape[2], want[i]));
+  }
+});
+
 test('fusions: MatMul + Add(bias) + Relu (2-D and batched 3-D A, bias [N] and [1,1,N]) -> MatMulPacked, same bytes', async () => {
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [2, 3, 12]);

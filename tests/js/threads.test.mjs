@@ -75,6 +75,24 @@ for (const [m, k, n, opt] of [[256, 128, 192, {}], [129, 65, 130, { relu: true }
   });
 }
 
+test('batch-1 layers on 32-column panels (holo.PackB nr=32): 1, 2, 4 threads give the same bytes and labels as 8-column panels', () => {
+  for (const [m, k, n] of [[1, 784, 1024], [3, 300, 1000], [1, 64, 4100]]) {
+    const W = randf(k * n), A = randf(m * k);
+    const outs = [8, 32].map((nr) => {
+      const g = new GraphBuilder();
+      const a = g.input('a', DT.f32, [m, k]);
+      const w = g.constant('w', DT.f32, [k, n], W);
+      const [p] = g.node('holo.PackB', [w], { attrs: nr === 32 ? { nr } : {} });
+      const [y] = g.node('holo.MatMulPacked', [a, p], { attrs: { n } });
+      g.output(y);
+      return runAll(writeHolo(g.toJSON()), [A], [rt1, rt2, rt4]);
+    });
+    for (const r of outs.flat()) assert.ok(r.bytes.equals(outs[0][0].bytes), `${m}x${k}x${n}: same bytes for every width and thread count`);
+    for (const r of outs[1]) assert.is(r.label, outs[1][0].label, 'one label per archive across thread counts');
+    assert.is.not(outs[0][0].label, outs[1][0].label, 'a different packing is a different computation (its own label)');
+  }
+});
+
 test('Conv through the split GEMM: same bytes on 1 and 4 threads', () => {
   const holo = convArchive();
   const x = [randf(16 * 40 * 40)];
