@@ -60,13 +60,17 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>holo vs ort-web</title
     const webRun = async (x) => { const a = performance.now(); await web.run({ [meta.input]: new ort.Tensor('float32', x, meta.shape) }); return performance.now() - a; };
     for (let i = 0; i < 2; i++) { const x = randomInput(n); holoRun(x); await webRun(x); }
     // With threads, blocks of >= 40 ms per engine, first run of a block not
-    // counted (both pools spin on after a run: bench/peers.mjs says why).
+    // counted, and a 60 ms pause before every block so the other engine's
+    // pool has parked (ORT-web's spins ~20-25 ms after a run: bench/peers.mjs).
+    const settle = () => (T > 1 ? new Promise((r) => setTimeout(r, 60)) : null);
     let blk = 1, skip = 0;
     if (T > 1) { const a0 = performance.now(); holoRun(randomInput(n)); blk = Math.min(200, Math.max(8, Math.ceil(40 / Math.max(performance.now() - a0, 0.01)))); skip = 1; }
     const th = [], tw = [], end = performance.now() + 3 * budgetMs;
     while ((performance.now() < end || th.length < 10) && th.length < 300 && !bad) {
       const xs = Array.from({ length: blk }, () => randomInput(n));
+      await settle();
       xs.forEach((x, k) => { const t = holoRun(x); if (k >= skip) th.push(t); });
+      await settle();
       for (let k = 0; k < blk; k++) { const t = await webRun(xs[k]); if (k >= skip) tw.push(t); }
     }
     const pool = rt.poolStats;

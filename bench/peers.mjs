@@ -146,8 +146,16 @@ for (const name of names) {
   // need. So the threaded table alternates BLOCKS of runs of hologram and
   // ORT-web (the same fresh inputs for both in a block); one thread
   // alternates run by run.
-  // A block lasts >= ~40 ms and its first run (the one that meets the other
-  // engine's still-spinning workers) is not counted, for either engine.
+  // A block lasts >= ~40 ms and its first run is not counted, for either
+  // engine; and before every block the process sleeps SETTLE_MS so the other
+  // engine's pool has parked. Measured (process CPU time over idle windows
+  // after a burst of mlp_b1 runs at 2 threads): ORT-web's pool keeps ~2 cores
+  // busy for 20-25 ms after its last run, ours ~0.1 ms; without the pause
+  // ORT-web's spinning workers took the core our worker needed for the first
+  // part of every hologram block (mlp_b1: 0.195 ms interleaved vs 0.134 ms
+  // with a 20 ms pause; ORT-web's own time unchanged, 0.141 vs 0.146).
+  const SETTLE_MS = 60;
+  const settle = () => (threads > 1 ? new Promise((r) => setTimeout(r, SETTLE_MS)) : null);
   let blk = 1, skip = 0;
   if (threads > 1) {
     const a0 = performance.now(); holoRun(randomInput(n)); const est = performance.now() - a0;
@@ -155,8 +163,10 @@ for (const name of names) {
   }
   while ((performance.now() < end || th.length < 10) && th.length < 300) {
     const xs = Array.from({ length: blk }, () => randomInput(n));
+    await settle();
     const hs = xs.map((x) => holoRun(x));
     for (const h of hs.slice(skip)) th.push(h.t);
+    await settle();
     for (let k = 0; k < blk; k++) {
       const w = await webRun(xs[k]);
       if (k < skip) continue;
@@ -169,6 +179,7 @@ for (const name of names) {
   // ORT-node's pool spins on after its runs and took our workers' core
   // (matmul_512 at 2 threads: 7.4 ms interleaved with it, 5.5 ms without), so
   // with threads the native ceiling line is measured after the pair instead.
+  await settle();
   if (threads > 1) for (let i = 0, t0 = performance.now(); i < th.length && (performance.now() - t0 < budgetMs || i < 10); i++) tn_.push((await natRun(randomInput(n))).t);
   if (bad) { console.error(`${name}: ${bad}`); process.exit(1); }
   const c = s.counters;
