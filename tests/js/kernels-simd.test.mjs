@@ -279,6 +279,26 @@ test('Relu, Sigmoid, Tanh, Softmax, pools: same bytes; NaN and Inf propagate', (
     same('AveragePool', [xs], { ...attrs, count_include_pad: 1 });
   }
   same('GlobalAveragePool', [[2, 3, 7, 5]]);
+  // MaxPool's SIMD row interior (ops/maxpool2d-f32-simd128.c): strides 1 and
+  // 2 along W, pads, dilation, rows of 1..65 columns, windows holding NaN,
+  // +0/-0 ties (the first of equal values is kept) and -Inf
+  for (const [xs, attrs] of [
+    [[1, 2, 9, 33], { kernel_shape: [3, 3], strides: [2, 2], pads: [1, 1, 1, 1] }],
+    [[1, 3, 12, 65], { kernel_shape: [3, 3], strides: [1, 1] }],
+    [[2, 1, 7, 17], { kernel_shape: [2, 3], strides: [1, 2], pads: [0, 1, 1, 0] }],
+    [[1, 2, 11, 40], { kernel_shape: [3, 2], strides: [2, 1], dilations: [1, 2], pads: [1, 1, 1, 1] }],
+    [[1, 1, 5, 1], { kernel_shape: [1, 1] }],
+    [[1, 1, 6, 63], { kernel_shape: [5, 5], strides: [2, 2], pads: [2, 2, 2, 2], ceil_mode: 1 }],
+    [[1, 1, 4, 24], { kernel_shape: [2, 2], strides: [3, 3] }]]) {
+    const n = numel(xs), X = randf(n, 4);
+    for (let i = 0; i < n; i += 7) X[i] = [NaN, 0, -0, -Infinity, Infinity, 0, -0][(i / 7) % 7];
+    same('MaxPool', [xs], attrs, {}, [X]);
+    same('MaxPool', [xs], attrs);
+  }
+  const zeros = Float32Array.from({ length: 2 * 40 }, (_, i) => (i % 3 ? 0 : -0));
+  const mz = same('MaxPool', [[1, 1, 2, 40]], { kernel_shape: [2, 3], strides: [1, 2] }, {}, [zeros]).out.data;
+  // every window holds only zeros: the output is its first element, X[0][2*ow]
+  assert.ok(mz.every((v, ow) => Object.is(v, (2 * ow) % 3 ? 0 : -0)), 'ties keep the first of equal values');
   const mp = Float32Array.from([NaN, 1, 2, 3]);
   assert.ok(Number.isNaN(same('MaxPool', [[1, 1, 2, 2]], { kernel_shape: [2, 2] }, {}, [mp]).out.data[0]));
 });
