@@ -1,5 +1,9 @@
-/* Variant-independent parts of the GEMM core: B packing, task splitting. */
+/* Variant-independent parts of the GEMM core: B and A packing, task splitting. */
 #include "gemm.h"
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N, size_t w) {
   for (size_t j0 = 0; j0 < N; j0 += w) {
@@ -14,6 +18,52 @@ void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size
       dst += w;
     }
   }
+}
+
+/* Rows [i0, i1) of A (i0 a multiple of 4) into 4-row strips. */
+static void pack_a_rows(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
+  size_t K = g->K, rsa = g->rsa, csa = g->csa;
+  for (size_t s = i0; s < i1; s += 4) {
+    float *d = dst + s * K;
+    const float *a[4];
+    for (size_t r = 0; r < 4; r++) a[r] = s + r < i1 ? g->A + (s + r) * rsa : 0;
+    size_t k = 0;
+#ifdef __wasm_simd128__
+    if (csa == 1 && a[3]) /* a full strip of unit-stride rows: 4x4 transposes */
+      for (; k + 4 <= K; k += 4, d += 16) {
+        v128_t r0 = wasm_v128_load(a[0] + k), r1 = wasm_v128_load(a[1] + k);
+        v128_t r2 = wasm_v128_load(a[2] + k), r3 = wasm_v128_load(a[3] + k);
+        v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
+        v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+        wasm_v128_store(d, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
+        wasm_v128_store(d + 4, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+        wasm_v128_store(d + 8, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
+        wasm_v128_store(d + 12, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
+      }
+#endif
+    for (; k < K; k++, d += 4)
+      for (size_t r = 0; r < 4; r++) d[r] = a[r] ? a[r][k * csa] : 0.0f;
+  }
+}
+
+typedef struct {
+  const holo_gemm *g;
+  float *dst;
+} pack_a_task;
+
+static void pack_a_block(void *arg, uint32_t t) {
+  const pack_a_task *T = arg;
+  size_t i0 = (size_t)t * HOLO_GEMM_PAR_ROWS, i1 = i0 + HOLO_GEMM_PAR_ROWS;
+  pack_a_rows(T->dst, T->g, i0, i1 < T->g->M ? i1 : T->g->M);
+}
+
+void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, void *pctx) {
+  pack_a_task T = {g, dst};
+  uint32_t n = (uint32_t)((g->M + HOLO_GEMM_PAR_ROWS - 1) / HOLO_GEMM_PAR_ROWS);
+  if (pf && n > 1) pf(pctx, n, pack_a_block, &T);
+  else
+    for (uint32_t t = 0; t < n; t++) pack_a_block(&T, t);
+  g->Ap = dst;
 }
 
 /* ---- task splitting (feature `parallel`) ---- */
@@ -32,6 +82,7 @@ static void gemm_task(void *arg, uint32_t t) {
   if (T->by_rows) {
     q.M = q.M - a < T->step ? q.M - a : T->step;
     q.A += a * q.rsa;
+    if (q.Ap) q.Ap += a * q.K; /* a is a whole number of 4-row strips */
     q.C += a * q.ldc;
     if (q.bias) q.bias += a * q.brs;
   } else {

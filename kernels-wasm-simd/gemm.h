@@ -48,6 +48,11 @@ typedef struct holo_gemm {
   size_t ldb;
   const float *Bp;
   size_t bpw;
+  /* Packed A (Ap != NULL; holo_gemm_pack_a_par): strips of 4 rows,
+   * A(i,k) = Ap[(i/4)*K*4 + k*4 + i%4], rows past M zero. Only the SIMD
+   * core reads it (a tile then takes its 4 A values per k from one pointer
+   * with immediate offsets); A stays set and means the same values. */
+  const float *Ap;
   float *C; /* C(i,j) = C[i*ldc + j] */
   size_t ldc;
   /* epilogue */
@@ -101,6 +106,16 @@ void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size
 static inline void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N) {
   holo_gemm_pack_b_w(dst, B, rsb, csb, K, N, HOLO_GEMM_NR);
 }
+
+/* Whether this build's core reads a packed A for an M x N x K product with
+ * a packed B: the SIMD core for M >= 8 (the 4x8 tiles), the scalar core
+ * never. A kernel asks at infer (workspace) and at run. */
+bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K);
+static inline size_t holo_gemm_packed_a_floats(size_t M, size_t K) { return (M + 3) / 4 * 4 * K; }
+/* Packs g's A into dst (holo_gemm_packed_a_floats(M, K) floats) and sets
+ * g->Ap; blocks of HOLO_GEMM_PAR_ROWS rows run as tasks through pf. Pure
+ * data movement: no result byte depends on it. */
+void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, void *pctx);
 
 /* The scalar epilogue of one element, exactly as the contract orders it. */
 static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float v) {

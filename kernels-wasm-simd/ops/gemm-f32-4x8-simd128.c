@@ -171,6 +171,54 @@ TILE8_FN(2)
 TILE8_FN(3)
 TILE8_FN(4)
 
+/* A 4 x 8 tile at (i0, j0) over packed A (its strip i0/4) and packed B;
+ * mr (<= 4) rows and nc (<= 8) columns are stored. The 4 A values of a k
+ * come from one pointer at immediate offsets: 3 fewer pointer updates per k
+ * than tile8's 4 row pointers (512^3 in a standalone probe: 7.45 -> 7.00 ms,
+ * 7.18 with the packing). */
+static __attribute__((noinline)) void tile8_pa(const holo_gemm *g, size_t mr, size_t i0, size_t j0,
+                                               size_t nc, const float *b, size_t ldb) {
+  v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+  v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  const float *pa = g->Ap + i0 * g->K;
+  for (size_t k = 0; k < g->K; k++) {
+    v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+    b += ldb;
+    v128_t a = wasm_v128_load32_splat(pa);
+    c00 = MADD(c00, a, b0);
+    c01 = MADD(c01, a, b1);
+    a = wasm_v128_load32_splat(pa + 1);
+    c10 = MADD(c10, a, b0);
+    c11 = MADD(c11, a, b1);
+    a = wasm_v128_load32_splat(pa + 2);
+    c20 = MADD(c20, a, b0);
+    c21 = MADD(c21, a, b1);
+    a = wasm_v128_load32_splat(pa + 3);
+    c30 = MADD(c30, a, b0);
+    c31 = MADD(c31, a, b1);
+    pa += 4;
+  }
+  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
+  store4(g, i0, j0, n0, c00);
+  if (n1) store4(g, i0, j0 + 4, n1, c01);
+  if (mr > 1) {
+    store4(g, i0 + 1, j0, n0, c10);
+    if (n1) store4(g, i0 + 1, j0 + 4, n1, c11);
+  }
+  if (mr > 2) {
+    store4(g, i0 + 2, j0, n0, c20);
+    if (n1) store4(g, i0 + 2, j0 + 4, n1, c21);
+  }
+  if (mr > 3) {
+    store4(g, i0 + 3, j0, n0, c30);
+    if (n1) store4(g, i0 + 3, j0 + 4, n1, c31);
+  }
+}
+
+bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K) {
+  return M >= 8 && N >= NR && K > 0;
+}
+
 static void tile8_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b,
                     size_t ldb) {
   typedef void (*tile_fn)(const holo_gemm *, size_t, size_t, size_t, const float *, size_t);
@@ -252,8 +300,11 @@ void holo_gemm_f32(const holo_gemm *g) {
       for (size_t j0 = 0; j0 < N; j0 += NR) {
         size_t nc = N - j0 < NR ? N - j0 : NR;
         const float *bp = bp_at(g, w, j0);
-        for (size_t i0 = ib; i0 < ie; i0 += MR)
-          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, nc, bp, w);
+        for (size_t i0 = ib; i0 < ie; i0 += MR) {
+          size_t mr = ie - i0 < MR ? ie - i0 : MR;
+          if (g->Ap) tile8_pa(g, mr, i0, j0, nc, bp, w);
+          else tile8_m(g, mr, i0, j0, nc, bp, w);
+        }
       }
     } else {
       size_t j0 = 0;

@@ -34,6 +34,12 @@ void holo_gemm_f32(const holo_gemm *g) {
       cr[j] = holo_gemm_epi(g, i, j, cr[j]);
   }
 }
+
+/* The scalar core reads A in place (holo_gemm.Ap is never set for it). */
+bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K) {
+  (void)M, (void)N, (void)K;
+  return false;
+}
 #else
 typedef int holo_gemm_f32_scalar_unused; /* the simd128 variant is compiled instead */
 #endif

@@ -354,6 +354,8 @@ holo_status holo_k_mmpacked_f32_infer(holo_kernel_call *c) {
   for (uint32_t i = 0; i + 1 < a->rank; i++)
     ys[i] = a->shape[i];
   ys[a->rank - 1] = (int64_t)N;
+  /* A packed per call where the core reads it so (gemm.h) */
+  if (holo_gemm_wants_packed_a(M, N, K)) c->workspace_bytes = holo_gemm_packed_a_floats(M, K) * sizeof(float);
   return holo_k_set_output(c, "holo.MatMulPacked", 0, HOLO_DT_F32, a->rank, ys);
 }
 
@@ -377,6 +379,8 @@ holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c) {
     row_bias(c, "holo.MatMulPacked", 2, N, &q.bcs);
   }
   holo_k_gemm_act(c, "holo.MatMulPacked", &q);
+  if (c->workspace_bytes && holo_gemm_wants_packed_a(M, N, K))
+    holo_gemm_pack_a_par(&q, c->workspace, c->parallel_for, c->pctx);
   holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
   return HOLO_OK;
 }
