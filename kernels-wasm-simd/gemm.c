@@ -26,7 +26,8 @@ static void pack_a_rows(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
   for (size_t s = i0; s < i1; s += 4) {
     float *d = dst + s * K;
     const float *a[4];
-    for (size_t r = 0; r < 4; r++) a[r] = s + r < i1 ? g->A + (s + r) * rsa : 0;
+    for (size_t r = 0; r < 4; r++)
+      a[r] = s + r < i1 ? g->A + (s + r) * rsa : 0;
     size_t k = 0;
 #ifdef __wasm_simd128__
     if (csa == 1 && a[3]) /* a full strip of unit-stride rows: 4x4 transposes */
@@ -42,7 +43,8 @@ static void pack_a_rows(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
       }
 #endif
     for (; k < K; k++, d += 4)
-      for (size_t r = 0; r < 4; r++) d[r] = a[r] ? a[r][k * csa] : 0.0f;
+      for (size_t r = 0; r < 4; r++)
+        d[r] = a[r] ? a[r][k * csa] : 0.0f;
   }
 }
 
@@ -60,9 +62,11 @@ static void pack_a_block(void *arg, uint32_t t) {
 void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, void *pctx) {
   pack_a_task T = {g, dst};
   uint32_t n = (uint32_t)((g->M + HOLO_GEMM_PAR_ROWS - 1) / HOLO_GEMM_PAR_ROWS);
-  if (pf && n > 1) pf(pctx, n, pack_a_block, &T);
+  if (pf && n > 1)
+    pf(pctx, n, pack_a_block, &T);
   else
-    for (uint32_t t = 0; t < n; t++) pack_a_block(&T, t);
+    for (uint32_t t = 0; t < n; t++)
+      pack_a_block(&T, t);
   g->Ap = dst;
 }
 

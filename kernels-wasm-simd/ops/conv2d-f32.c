@@ -409,11 +409,23 @@ static size_t conv_tasks(const conv_geom *g) {
   return total < 2 ? 1 : total < CONV_TASKS ? total : CONV_TASKS;
 }
 
-/* with threads, one col slot per task; serially the tasks share slot 0 */
+/* The weights as the GEMM core's packed A (gemm.h), one block per group,
+ * packed once per call where the core reads it so and every weight is used
+ * by >= 128 output positions (below that the pass over the weights costs
+ * about what the packed tile saves: resnet18's 512x4608 weights at 7x7). */
+static size_t conv_pa_floats(const conv_geom *g) {
+  size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]), plane = (size_t)(g->w.out[0] * g->w.out[1]);
+  if (conv_is_depthwise(g) || g->N * plane < 128) return 0;
+  if (!holo_gemm_wants_packed_a(g->Mg, plane < CONV_CHUNK ? plane : CONV_CHUNK, K)) return 0;
+  return g->G * holo_gemm_packed_a_floats(g->Mg, K);
+}
+
+/* [packed weights] then col slots: with threads, one col slot per task;
+ * serially the tasks share slot 0 */
 static size_t conv_ws_floats(const conv_geom *g, bool threads) {
   if (conv_is_depthwise(g)) return dw_tasks(g) * dw_slot_floats(g);
-  if (conv_direct_1x1(g)) return 0;
-  return (threads ? conv_tasks(g) : 1) * conv_slot_floats(g);
+  if (conv_direct_1x1(g)) return conv_pa_floats(g);
+  return conv_pa_floats(g) + (threads ? conv_tasks(g) : 1) * conv_slot_floats(g);
 }
 
 /* 1x1, stride 1, no padding, plane a multiple of 4: the GEMM reads X as B
@@ -499,6 +511,7 @@ typedef struct conv_job {
   bool direct;
   size_t nchunks, per, slot; /* chunks per (image, group); chunks per task; floats per slot */
   bool shared_slot;          /* serial run: every task uses slot 0 */
+  const float *Ap;           /* the weights packed per group (conv_pa_floats), or NULL */
 } conv_job;
 
 static void conv_chunk(const conv_job *J, size_t idx, float *col, holo_gemm_parallel_for pf, void *pctx) {
@@ -514,6 +527,7 @@ static void conv_chunk(const conv_job *J, size_t idx, float *col, holo_gemm_para
   q.A = J->Wt + grp * g->Mg * K;
   q.rsa = K;
   q.csa = 1;
+  if (J->Ap) q.Ap = J->Ap + grp * holo_gemm_packed_a_floats(g->Mg, K);
   q.C = J->Y + (n * g->M + grp * g->Mg) * J->plane + p0;
   q.ldc = J->plane;
   if (J->B) {
@@ -577,7 +591,21 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
         dw_task(&J, t);
     return HOLO_OK;
   }
-  conv_job J = {&g, X, Wt, B, Y, col, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for};
+  size_t pa = conv_pa_floats(&g);
+  if (c->workspace_bytes < pa * sizeof(float)) pa = 0; /* infer sized it otherwise: no packing */
+  conv_job J = {&g, X, Wt, B, Y, col + pa, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for, 0};
+  if (pa) {
+    for (size_t grp = 0; grp < g.G; grp++) {
+      holo_gemm q = {0};
+      q.M = g.Mg;
+      q.K = K;
+      q.A = Wt + grp * g.Mg * K;
+      q.rsa = K;
+      q.csa = 1;
+      holo_gemm_pack_a_par(&q, col + grp * holo_gemm_packed_a_floats(g.Mg, K), c->parallel_for, c->pctx);
+    }
+    J.Ap = col;
+  }
   J.nchunks = J.direct ? 1 : (plane + CONV_CHUNK - 1) / CONV_CHUNK;
   size_t total = g.N * g.G * J.nchunks, nt = conv_tasks(&g);
   if (total == 0) return HOLO_OK;
@@ -588,7 +616,7 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
     J.slot = conv_slot_floats(&g);
     nt = (total + J.per - 1) / J.per;
     /* one slot per task only if infer sized the workspace for it */
-    J.shared_slot = !c->parallel_for || c->workspace_bytes < nt * J.slot * sizeof(float);
+    J.shared_slot = !c->parallel_for || c->workspace_bytes < (pa + nt * J.slot) * sizeof(float);
     if (J.shared_slot) {
       for (uint32_t t = 0; t < nt; t++)
         conv_task(&J, t);
@@ -599,6 +627,6 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
   }
   /* one chunk per image and group (or a direct 1x1): the GEMM splits itself */
   for (size_t i = 0; i < total; i++)
-    conv_chunk(&J, i, col, c->parallel_for, c->pctx);
+    conv_chunk(&J, i, J.ws, c->parallel_for, c->pctx);
   return HOLO_OK;
 }

@@ -199,6 +199,13 @@ test('Conv: kernels, strides, pads, dilations, groups, depthwise; bias; fused Re
     [[1, 6, 8, 8], [9, 2, 3, 3], { group: 3, dilations: [2, 2], pads: [2, 2, 2, 2] }],
     [[1, 2, 23, 23], [3, 2, 3, 3], { strides: [3, 2] }],
     [[1, 8, 20, 20], [16, 8, 3, 3], { pads: [1, 1, 1, 1] }], // > one im2col chunk
+    // weights packed as the core's A (>= 8 rows, >= 128 positions): one chunk,
+    // direct 1x1, groups, several chunks with a ragged last 4-row strip
+    [[1, 4, 12, 12], [16, 4, 3, 3], { pads: [1, 1, 1, 1] }],
+    [[1, 8, 16, 16], [24, 8, 1, 1], {}],
+    [[2, 8, 9, 9], [16, 4, 3, 3], { group: 2, pads: [1, 1, 1, 1] }],
+    [[1, 6, 30, 30], [10, 6, 3, 3], {}],
+    [[1, 5, 16, 12], [13, 5, 1, 1], {}],
   ];
   for (const [xs, ws, attrs] of cases) {
     for (const bias of [false, true]) {
