@@ -410,12 +410,12 @@ static size_t conv_tasks(const conv_geom *g) {
 }
 
 /* The weights as the GEMM core's packed A (gemm.h), one block per group,
- * packed once per call where the core reads it so and every weight is used
- * by >= 128 output positions (below that the pass over the weights costs
+ * packed once per call where the core reads it so (im2col: a packed B) and
+ * every weight is used by >= 128 output positions (below that the pass over the weights costs
  * about what the packed tile saves: resnet18's 512x4608 weights at 7x7). */
 static size_t conv_pa_floats(const conv_geom *g) {
   size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]), plane = (size_t)(g->w.out[0] * g->w.out[1]);
-  if (conv_is_depthwise(g) || g->N * plane < 128) return 0;
+  if (conv_is_depthwise(g) || conv_direct_1x1(g) || g->N * plane < 128) return 0;
   if (!holo_gemm_wants_packed_a(g->Mg, plane < CONV_CHUNK ? plane : CONV_CHUNK, K)) return 0;
   return g->G * holo_gemm_packed_a_floats(g->Mg, K);
 }
@@ -424,7 +424,7 @@ static size_t conv_pa_floats(const conv_geom *g) {
  * serially the tasks share slot 0 */
 static size_t conv_ws_floats(const conv_geom *g, bool threads) {
   if (conv_is_depthwise(g)) return dw_tasks(g) * dw_slot_floats(g);
-  if (conv_direct_1x1(g)) return conv_pa_floats(g);
+  if (conv_direct_1x1(g)) return 0;
   return conv_pa_floats(g) + (threads ? conv_tasks(g) : 1) * conv_slot_floats(g);
 }
 

@@ -59,6 +59,26 @@ INLINE void store4(const holo_gemm *g, size_t i, size_t j, size_t nc, v128_t acc
     c[q] = holo_gemm_epi(g, i, j + q, t[q]);
 }
 
+/* Stores mr (<= 4) rows and nc (<= 8) columns of a 4x8 tile at (i0, j0). */
+INLINE void store_tile(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, v128_t c00, v128_t c01,
+                       v128_t c10, v128_t c11, v128_t c20, v128_t c21, v128_t c30, v128_t c31) {
+  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
+  store4(g, i0, j0, n0, c00);
+  if (n1) store4(g, i0, j0 + 4, n1, c01);
+  if (mr > 1) {
+    store4(g, i0 + 1, j0, n0, c10);
+    if (n1) store4(g, i0 + 1, j0 + 4, n1, c11);
+  }
+  if (mr > 2) {
+    store4(g, i0 + 2, j0, n0, c20);
+    if (n1) store4(g, i0 + 2, j0 + 4, n1, c21);
+  }
+  if (mr > 3) {
+    store4(g, i0 + 3, j0, n0, c30);
+    if (n1) store4(g, i0 + 3, j0 + 4, n1, c31);
+  }
+}
+
 /* An mr x 8 tile at (i0, j0): b points at B(0, j0), rows ldb apart; nc
  * columns (<= 8) are stored. mr is a constant after inlining. */
 INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc, const float *b, size_t ldb,
@@ -89,21 +109,7 @@ INLINE void tile8(const holo_gemm *g, size_t mr, size_t i0, size_t j0, size_t nc
       c31 = MADD(c31, a, b1);
     }
   }
-  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
-  store4(g, i0, j0, n0, c00);
-  if (n1) store4(g, i0, j0 + 4, n1, c01);
-  if (mr > 1) {
-    store4(g, i0 + 1, j0, n0, c10);
-    if (n1) store4(g, i0 + 1, j0 + 4, n1, c11);
-  }
-  if (mr > 2) {
-    store4(g, i0 + 2, j0, n0, c20);
-    if (n1) store4(g, i0 + 2, j0 + 4, n1, c21);
-  }
-  if (mr > 3) {
-    store4(g, i0 + 3, j0, n0, c30);
-    if (n1) store4(g, i0 + 3, j0 + 4, n1, c31);
-  }
+  store_tile(g, mr, i0, j0, nc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
 /* An mr x 4 tile over full columns j0..j0+3 of an unpacked B. */
@@ -198,21 +204,7 @@ static __attribute__((noinline)) void tile8_pa(const holo_gemm *g, size_t mr, si
     c31 = MADD(c31, a, b1);
     pa += 4;
   }
-  size_t n0 = nc < 4 ? nc : 4, n1 = nc > 4 ? nc - 4 : 0;
-  store4(g, i0, j0, n0, c00);
-  if (n1) store4(g, i0, j0 + 4, n1, c01);
-  if (mr > 1) {
-    store4(g, i0 + 1, j0, n0, c10);
-    if (n1) store4(g, i0 + 1, j0 + 4, n1, c11);
-  }
-  if (mr > 2) {
-    store4(g, i0 + 2, j0, n0, c20);
-    if (n1) store4(g, i0 + 2, j0 + 4, n1, c21);
-  }
-  if (mr > 3) {
-    store4(g, i0 + 3, j0, n0, c30);
-    if (n1) store4(g, i0 + 3, j0 + 4, n1, c31);
-  }
+  store_tile(g, mr, i0, j0, nc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
 bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K) { return M >= 8 && N >= NR && K > 0; }
@@ -309,13 +301,8 @@ void holo_gemm_f32(const holo_gemm *g) {
     } else {
       size_t j0 = 0;
       for (; j0 + NR <= N; j0 += NR)
-        for (size_t i0 = ib; i0 < ie; i0 += MR) {
-          size_t mr = ie - i0 < MR ? ie - i0 : MR;
-          if (g->Ap)
-            tile8_pa(g, mr, i0, j0, NR, g->B + j0, g->ldb);
-          else
-            tile8_m(g, mr, i0, j0, NR, g->B + j0, g->ldb);
-        }
+        for (size_t i0 = ib; i0 < ie; i0 += MR)
+          tile8_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0, NR, g->B + j0, g->ldb);
       for (; j0 + 4 <= N; j0 += 4)
         for (size_t i0 = ib; i0 < ie; i0 += MR)
           tile4_m(g, ie - i0 < MR ? ie - i0 : MR, i0, j0);
