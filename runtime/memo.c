@@ -5,9 +5,16 @@
 
 #define WAYS 4u
 
-/* First slot of the key's set (keys are SHA-256 digests: any bytes are uniform). */
-static uint32_t set_of(const holo_memo *m, const holo_digest *k) {
-  uint32_t h = (uint32_t)k->b[0] | (uint32_t)k->b[1] << 8 | (uint32_t)k->b[2] << 16 | (uint32_t)k->b[3] << 24;
+/* First slot of one of the key's two sets (keys are SHA-256 digests: any
+ * bytes are uniform, so bytes 0-3 and 4-7 are independent hashes). Two
+ * choices, not one: with a single 4-way set per key, 2,004 keys in 4,096
+ * sets left some set with a 5th key about every other archive label (the
+ * expected count of such sets is ~0.5), so a session evicted memo records
+ * at 12% load; with the emptier of two sets taken at insert the chance of
+ * both being full at that load is negligible (power of two choices). */
+static uint32_t set_of(const holo_memo *m, const holo_digest *k, uint32_t which) {
+  const uint8_t *b = k->b + 4 * which;
+  uint32_t h = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
   return (h & (m->slots / WAYS - 1)) * WAYS;
 }
 
@@ -50,23 +57,38 @@ static void touch(holo_memo *m, uint32_t i) {
 
 const holo_digest *holo_memo_get(holo_memo *m, const holo_digest *key) {
   if (!m->used) return 0;
-  uint32_t s = set_of(m, key);
-  for (uint32_t i = s; i < s + WAYS; i++)
-    if (m->used[i] && holo_digest_eq(&m->keys[i], key)) {
-      touch(m, i);
-      return m->outs + (size_t)i * m->n_out;
-    }
+  for (uint32_t w = 0; w < 2; w++) {
+    uint32_t s = set_of(m, key, w);
+    for (uint32_t i = s; i < s + WAYS; i++)
+      if (m->used[i] && holo_digest_eq(&m->keys[i], key)) {
+        touch(m, i);
+        return m->outs + (size_t)i * m->n_out;
+      }
+  }
   return 0;
 }
 
 void holo_memo_put(holo_memo *m, const holo_digest *key, const holo_digest *outs) {
   if (!m->used) return;
-  uint32_t s = set_of(m, key), victim = s;
-  for (uint32_t i = s; i < s + WAYS; i++) {
-    if (m->used[i] && holo_digest_eq(&m->keys[i], key)) { victim = i; break; } /* same key: refresh */
-    if (!m->used[i]) { victim = i; break; }
-    if (m->used[i] < m->used[victim]) victim = i;
+  uint32_t set[2] = {set_of(m, key, 0), set_of(m, key, 1)}, n_free[2] = {0, 0}, victim = set[0];
+  int found = 0;
+  for (uint32_t w = 0; w < 2 && !found; w++)
+    for (uint32_t i = set[w]; i < set[w] + WAYS; i++) {
+      if (m->used[i] && holo_digest_eq(&m->keys[i], key)) { /* same key: refresh */
+        victim = i;
+        found = 1;
+        break;
+      }
+      if (!m->used[i]) n_free[w]++;
+      else if (m->used[i] < m->used[victim] || !m->used[victim]) victim = i;
+    }
+  if (!found && (n_free[0] || n_free[1])) {
+    /* the emptier set's first free slot */
+    uint32_t s = n_free[1] > n_free[0] ? set[1] : set[0];
+    for (victim = s; m->used[victim]; victim++) {
+    }
   }
+  /* else: the least recently used of the 8 candidates (victim) */
   m->keys[victim] = *key;
   for (uint32_t k = 0; k < m->n_out; k++) m->outs[(size_t)victim * m->n_out + k] = outs[k];
   touch(m, victim);

@@ -1,7 +1,7 @@
 /* The graph memo: execution key (archive label + input labels) -> output
- * labels. Four-way set-associative and fixed-size so a lookup is O(1)
- * whatever the graph; within a set the least recently used record is
- * replaced. Size: 16384 records for up to 2 outputs, fewer for more, so a
+ * labels. Fixed-size, each key with two candidate four-way sets (memo.c says
+ * why two), so a lookup is O(1) whatever the graph: a put takes a free slot
+ * of the emptier set, else replaces the least recently used of the 8. Size: 16384 records for up to 2 outputs, fewer for more, so a
  * session's memo stays around 1 MiB. */
 #ifndef HOLO_MEMO_H
 #define HOLO_MEMO_H
