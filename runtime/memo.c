@@ -55,41 +55,50 @@ static void touch(holo_memo *m, uint32_t i) {
   m->used[i] = m->clock;
 }
 
-const holo_digest *holo_memo_get(holo_memo *m, const holo_digest *key) {
-  if (!m->used) return 0;
+#define NONE 0xFFFFFFFFu
+
+/* The slot holding key, or NONE. */
+static uint32_t find(const holo_memo *m, const holo_digest *key) {
   for (uint32_t w = 0; w < 2; w++) {
     uint32_t s = set_of(m, key, w);
     for (uint32_t i = s; i < s + WAYS; i++)
-      if (m->used[i] && holo_digest_eq(&m->keys[i], key)) {
-        touch(m, i);
-        return m->outs + (size_t)i * m->n_out;
-      }
+      if (m->used[i] && holo_digest_eq(&m->keys[i], key)) return i;
   }
-  return 0;
+  return NONE;
+}
+
+/* A slot for a new key: the first free slot of the emptier of its two sets,
+ * else the least recently used of the 8 candidates. */
+static uint32_t place(const holo_memo *m, const holo_digest *key) {
+  uint32_t set[2] = {set_of(m, key, 0), set_of(m, key, 1)}, n_free[2] = {0, 0}, lru = set[0];
+  for (uint32_t w = 0; w < 2; w++)
+    for (uint32_t i = set[w]; i < set[w] + WAYS; i++) {
+      if (!m->used[i])
+        n_free[w]++;
+      else if (m->used[i] < m->used[lru])
+        lru = i;
+    }
+  if (!n_free[0] && !n_free[1]) return lru;
+  uint32_t i = n_free[1] > n_free[0] ? set[1] : set[0];
+  while (m->used[i])
+    i++;
+  return i;
+}
+
+const holo_digest *holo_memo_get(holo_memo *m, const holo_digest *key) {
+  if (!m->used) return 0;
+  uint32_t i = find(m, key);
+  if (i == NONE) return 0;
+  touch(m, i);
+  return m->outs + (size_t)i * m->n_out;
 }
 
 void holo_memo_put(holo_memo *m, const holo_digest *key, const holo_digest *outs) {
   if (!m->used) return;
-  uint32_t set[2] = {set_of(m, key, 0), set_of(m, key, 1)}, n_free[2] = {0, 0}, victim = set[0];
-  int found = 0;
-  for (uint32_t w = 0; w < 2 && !found; w++)
-    for (uint32_t i = set[w]; i < set[w] + WAYS; i++) {
-      if (m->used[i] && holo_digest_eq(&m->keys[i], key)) { /* same key: refresh */
-        victim = i;
-        found = 1;
-        break;
-      }
-      if (!m->used[i]) n_free[w]++;
-      else if (m->used[i] < m->used[victim] || !m->used[victim]) victim = i;
-    }
-  if (!found && (n_free[0] || n_free[1])) {
-    /* the emptier set's first free slot */
-    uint32_t s = n_free[1] > n_free[0] ? set[1] : set[0];
-    for (victim = s; m->used[victim]; victim++) {
-    }
-  }
-  /* else: the least recently used of the 8 candidates (victim) */
-  m->keys[victim] = *key;
-  for (uint32_t k = 0; k < m->n_out; k++) m->outs[(size_t)victim * m->n_out + k] = outs[k];
-  touch(m, victim);
+  uint32_t i = find(m, key); /* same key: refreshed in place */
+  if (i == NONE) i = place(m, key);
+  m->keys[i] = *key;
+  for (uint32_t k = 0; k < m->n_out; k++)
+    m->outs[(size_t)i * m->n_out + k] = outs[k];
+  touch(m, i);
 }

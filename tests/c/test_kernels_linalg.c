@@ -368,11 +368,20 @@ static void test_packb_layouts_and_matmulpacked(void **st) {
   }
 }
 
+/* holo.MatMulPacked of A [1,3] and a Bp of shape bp, attribute n. */
+static void mmp_call(kt_call *k, const float *buf, const int64_t *bp, int64_t n) {
+  static const int64_t sa[2] = {1, 3};
+  kt_init(k, "holo.MatMulPacked");
+  kt_input(k, 0, HOLO_DT_F32, 2, sa, buf);
+  kt_input(k, 1, HOLO_DT_F32, 3, bp, buf);
+  kt_attr_int(k, "n", n);
+}
+
 static void test_packb_refusals(void **st) {
   (void)st;
   float buf[4096] = {0};
   kt_call k;
-  int64_t s34[2] = {3, 4}, s1_3[2] = {1, 3}, p16[3] = {1, 3, 16}, p8[3] = {1, 3, 8}, p32[3] = {1, 3, 32};
+  int64_t s34[2] = {3, 4}, p16[3] = {1, 3, 16}, p8[3] = {1, 3, 8}, p32[3] = {1, 3, 32};
   for (int64_t nr = -8; nr <= 64; nr += 8) {
     if (nr == 8 || nr == 32) continue;
     kt_init(&k, "holo.PackB");
@@ -382,25 +391,13 @@ static void test_packb_refusals(void **st) {
     assert_non_null(strstr(k.msg, "nr must be 8 or 32"));
   }
   /* a Bp of a width no PackB makes, or whose panel count does not match n */
-  kt_init(&k, "holo.MatMulPacked");
-  kt_input(&k, 0, HOLO_DT_F32, 2, s1_3, buf);
-  kt_input(&k, 1, HOLO_DT_F32, 3, p16, buf);
-  kt_attr_int(&k, "n", 16);
+  mmp_call(&k, buf, p16, 16);
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "holo.MatMulPacked");
-  kt_init(&k, "holo.MatMulPacked");
-  kt_input(&k, 0, HOLO_DT_F32, 2, s1_3, buf);
-  kt_input(&k, 1, HOLO_DT_F32, 3, p8, buf);
-  kt_attr_int(&k, "n", 9); /* needs 2 panels of 8 */
+  mmp_call(&k, buf, p8, 9); /* needs 2 panels of 8 */
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "holo.MatMulPacked");
-  kt_init(&k, "holo.MatMulPacked");
-  kt_input(&k, 0, HOLO_DT_F32, 2, s1_3, buf);
-  kt_input(&k, 1, HOLO_DT_F32, 3, p32, buf);
-  kt_attr_int(&k, "n", 32);
+  mmp_call(&k, buf, p32, 32);
   assert_int_equal(kt_infer(&k), HOLO_OK);
-  kt_init(&k, "holo.MatMulPacked");
-  kt_input(&k, 0, HOLO_DT_F32, 2, s1_3, buf);
-  kt_input(&k, 1, HOLO_DT_F32, 3, p32, buf);
-  kt_attr_int(&k, "n", 33);
+  mmp_call(&k, buf, p32, 33);
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "holo.MatMulPacked");
 }
 
