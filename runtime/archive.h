@@ -59,5 +59,9 @@ void holo_archive_release(holo_archive *ar, const holo_allocator *a);
 
 /* Sets err (if non-NULL) and returns st. */
 holo_status holo_err(holo_error *err, holo_status st, const char *fmt, ...);
+/* Prepends prefix to the message already in err and sets st. Never pass
+ * err->message to holo_err as an argument: the formatter writes the
+ * buffer it would read. */
+holo_status holo_err_prefix(holo_error *err, holo_status st, const char *prefix);
 
 #endif

@@ -508,7 +508,7 @@ static holo_status check_outputs(holo_session *s, holo_error *err) {
       return holo_err(err, HOLO_ERR_FORMAT, "output %u (%.*s): computed dtype %u rank %u, archive declares dtype %u rank %u",
                       p, (int)val->name.len, val->name.p, e->dtype, e->rank, val->dtype, val->rank);
     holo_status st = bind_symbols(s, val, e->shape, "output", p, err);
-    if (st) return holo_err(err, HOLO_ERR_FORMAT, "output shape differs from the archive: %s", err ? err->message : "");
+    if (st) return holo_err_prefix(err, HOLO_ERR_FORMAT, "output shape differs from the archive: ");
   }
   return HOLO_OK;
 }

@@ -368,6 +368,48 @@ static void memo_holds_many_executions(void **st) {
   fx_close(&f);
 }
 
+/* An output whose computed shape contradicts the archive's declaration: the
+ * message must carry the bind detail whole. The error struct is deliberately
+ * not initialised (0xAA, no NUL), as a caller's stack would leave it: the
+ * wrapper once formatted err->message into itself, losing the detail and
+ * reading past the array. */
+static uint32_t rd32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static void output_shape_mismatch_keeps_detail(void **st) {
+  (void)st;
+  uint8_t *b;
+  size_t n;
+  holo_error err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(holo_read_file("tests/fixtures/refine-relu.holo", &b, &n, &err), HOLO_OK);
+  /* x f32[8] -> Relu -> y f32[8]; value 1 is y: declare its dim 0 as 7. */
+  uint8_t *vals = 0;
+  for (uint32_t i = 0; i < rd32(b + 12); i++)
+    if (memcmp(b + 32 + 24 * i, "VALS", 4) == 0) vals = b + rd32(b + 32 + 24 * i + 8);
+  assert_non_null(vals);
+  uint8_t *y = vals + 4 + 80;
+  assert_int_equal(y[9], 1);
+  assert_int_equal(rd32(y + 16), 8);
+  y[16] = 7;
+  holo_backend be;
+  holo_cpu_backend_init(&be);
+  holo_options def = {holo_std_allocator(), 0, 0, 0};
+  holo_session *s;
+  assert_int_equal(holo_session_load(b, n, &be, &def, &s, &err), HOLO_OK);
+  float x[8] = {0};
+  holo_input in = {x, sizeof x, NULL, 0};
+  holo_output o;
+  memset(err.message, 0xAA, sizeof err.message);
+  assert_int_equal(holo_execute(s, &in, 1, &o, 1, &err), HOLO_ERR_FORMAT);
+  assert_non_null(memchr(err.message, 0, sizeof err.message));
+  assert_string_equal(err.message,
+                      "output shape differs from the archive: output 0 (y): dim 0 is 8, expected 7");
+  /* err == NULL takes the same path without touching memory. */
+  assert_int_equal(holo_execute(s, &in, 1, &o, 1, NULL), HOLO_ERR_FORMAT);
+  holo_session_free(s);
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(mlp_runs_and_memoizes),
@@ -383,6 +425,7 @@ int main(void) {
       cmocka_unit_test(bad_inputs_are_values),
       cmocka_unit_test(labels_stable_across_sessions),
       cmocka_unit_test(memo_holds_many_executions),
+      cmocka_unit_test(output_shape_mismatch_keeps_detail),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
