@@ -4,10 +4,16 @@
 //
 // shapes: { inputName: [dims] } specialises symbolic input dims (a symbol bound
 //   by one input is bound in every input that uses it).
-// runtime: a Runtime from bindings-js `init()` used for constant folding and for
-//   checking that the backend has a kernel for every op; by default one
-//   instance is created when this module is imported (if the wasm is built).
-//   `runtime: null` disables both.
+// runtime: a Runtime from bindings-js `init()` used for checking that the
+//   backend has a kernel for every op; by default one instance is created when
+//   this module is imported (if the wasm is built). `runtime: null` disables
+//   the check and folding through the runtime.
+// fold: default true — all-constant nodes are computed by the runtime's own
+//   kernels (compiler/fold-runtime.js: the shipped scalar core, one instance
+//   per convert() call, whatever `runtime` is, so folded bytes do not depend
+//   on the caller's variant or threads). `fold: false` leaves them in the
+//   graph (the runtime's constant cone computes them at load); JS still folds
+//   the symbolic shape arithmetic (rewrites/fold-constants.js).
 // checkBackend: default true (needs a runtime) — refuse ops the backend lacks.
 // onProgress(stage, done, total): called as the conversion advances; stages
 //   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
@@ -30,6 +36,7 @@ import { GraphBuilder } from './graph.js';
 import { writeHolo } from './holo-writer.js';
 import { removeIdentity } from './rewrites/remove-identity.js';
 import { foldNode, foldConstants } from './rewrites/fold-constants.js';
+import { compileFoldCore, KernelFolder, FOLD_VARIANT } from './fold-runtime.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
@@ -41,11 +48,15 @@ export const MIN_OPSET = 6;
 export const MAX_OPSET = 18;
 export const PRODUCER = 'hologram-exec onnx converter 1';
 
-// One runtime for folding and backend checks, created at import when possible.
-let defaultRuntime = null;
+// One runtime for backend checks, created at import when possible, and the
+// compiled fold core (instantiated once per convert() call that folds).
+// (make pkg-compiler points this path at the package's own index.js.)
+const SHIM = '../bindings-js/index.js';
+let defaultRuntime = null, foldCore = null, ShimRuntime = null;
 try {
-  const { init } = await import('../bindings-js/index.js');
-  defaultRuntime = await init();
+  const shim = await import(SHIM);
+  ShimRuntime = shim.Runtime;
+  [defaultRuntime, foldCore] = await Promise.all([shim.init(), compileFoldCore(new URL(SHIM, import.meta.url)).catch(() => null)]);
 } catch {
   defaultRuntime = null;
 }
@@ -83,7 +94,16 @@ function symbolFor(inputName, k, used) {
 
 export function convert(onnxBytes, opts = {}) {
   const runtimeRt = opts.runtime === undefined ? defaultRuntime : opts.runtime;
-  const fold = { rt: opts.fold === false ? null : runtimeRt };
+  const canFold = opts.fold !== false && opts.runtime !== null && foldCore && ShimRuntime;
+  const fold = new KernelFolder(canFold ? () => new ShimRuntime(foldCore, FOLD_VARIANT) : null);
+  try {
+    return convertWith(onnxBytes, opts, runtimeRt, fold);
+  } finally {
+    fold.dispose();
+  }
+}
+
+function convertWith(onnxBytes, opts, runtimeRt, fold) {
   const checkBackend = opts.checkBackend ?? true;
   const shapes = opts.shapes ?? {};
   const progress = typeof opts.onProgress === 'function' ? opts.onProgress : () => {};
@@ -292,7 +312,8 @@ export function convert(onnxBytes, opts = {}) {
   const holo = writeHolo(graph);
 
   report.backendChecked = !!(checkBackend && runtimeRt);
-  report.wasmFolding = !!fold.rt;
+  report.wasmFolding = fold.available;
+  report.folded = { runtime: { ...ir.foldStats?.runtime }, js: { ...ir.foldStats?.js } };
   report.nodes = ir.nodes.length;
   report.constants = graph.values.filter((v) => v.kind === 'const').length;
   report.opsOut = {};

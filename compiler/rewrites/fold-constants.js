@@ -1,33 +1,47 @@
-// Rewrite: constant folding.
+// Rewrite: constant folding. The runtime is the single source of op
+// semantics (docs/converter.md, "Constant folding"):
 //
-// 1. JS folding of the shape-computation ops (Shape, Size, Gather, Unsqueeze,
-//    Squeeze, Concat, Cast, Slice, Reshape, Flatten, Identity, ConstantOfShape,
-//    Range) — ops a backend may not have, so that shape computations exported
-//    by torch (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) disappear.
-//    Shapes with symbolic dims fold into a "shape value" (value.sv: bigint or
-//    symbol per element) that Reshape normalization resolves against its input.
-// 2. Every other node whose inputs are all constants is run through the wasm
-//    runtime itself (a one-node archive, executed once), so the folded bytes
-//    are exactly what the kernel would produce at run time. A node the backend
-//    has no kernel for, or whose kernel refuses the operands, is left as is.
+// 1. Concrete values come from the runtime's kernels. A node whose inputs are
+//    all constants runs, as a one-node archive, through the converter's fold
+//    instance of the scalar core (compiler/fold-runtime.js); its output bytes
+//    (and shapes) become the constants. A node the backend has no kernel for,
+//    whose kernel refuses the operands, or whose outputs exceed the budget is
+//    left in the graph: the runtime's constant cone computes it at load, with
+//    the same kernel, or refuses it there with the same message.
+// 2. JS computes only what no kernel can: values that depend on tensor
+//    *shapes*, which may hold symbolic dims (JS_FOLDS below). Shape and Size
+//    read a value's known shape; over a shape value (value.sv: bigint or
+//    symbol per element, at least one symbol) the index-only ops Gather,
+//    Slice, Concat, Unsqueeze, Squeeze, Reshape, Flatten, Identity and the
+//    integer Cast that provably changes no element select and relabel
+//    elements — no arithmetic, no rounding, no wrap or saturation — so they
+//    cannot disagree with a kernel. A shape value becomes a constant once
+//    every element is known (e.g. Shape of a concrete shape). Identity of a
+//    constant is its input (the runtime has no Identity kernel; nothing is
+//    computed). Reshape normalization (onnx-ops.js) resolves shape values
+//    against its input.
 //
-//   foldNode(ir, node, runtime) -> 'const' | 'sv' | false   (one node, in place)
+//   JS_FOLDS: the ops JS folds (symbolically), as above; every other op folds only through the runtime
+//   foldJS(ir, node) -> 'const' | 'sv' | false      (the JS part, one node)
+//   foldNode(ir, node, runtime) -> 'const' | 'sv' | false   (one node, in place;
+//       runtime: a KernelFolder or { rt }; stats in ir.foldStats)
 //   foldConstants(ir, { runtime }) -> number of nodes folded (whole graph)
-import { GraphBuilder } from '../graph.js';
-import { writeHolo } from '../holo-writer.js';
-import { DT, DTYPE_SIZE, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode } from '../ir.js';
+import { runNode } from '../fold-runtime.js';
+import { DT, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode } from '../ir.js';
 
-const MAX_JS_CAST = 1 << 20;
+export { runNode };
 
 const normAxis = (a, r) => (a < 0 ? a + r : a);
-const strides = (shape) => { const s = new Array(shape.length); let p = 1; for (let i = shape.length - 1; i >= 0; i--) { s[i] = p; p *= shape[i]; } return s; };
 
 function constOf(ir, name) {
   const v = ir.get(name);
   return v && v.kind === 'const' ? v : null;
 }
 
-/** Elements of a 1-D/scalar integer value known at compile time: const or sv. */
+/** A shape value with at least one symbolic element (setSv stores no other kind). */
+const symOf = (ir, name) => ir.get(name)?.sv ?? null;
+
+/** Elements of a 1-D/scalar integer value known at compile time: small const or sv. */
 function svOf(ir, name) {
   const v = ir.get(name);
   if (!v) return null;
@@ -44,247 +58,144 @@ function setSv(ir, node, dtype, shape, sv) {
   return 'sv';
 }
 
-/** Byte-level gather along an axis. */
-function gatherBytes(x, shape, axis, idx, es) {
-  const outer = numel(shape.slice(0, axis)), inner = numel(shape.slice(axis + 1)) * es, dim = shape[axis];
-  const out = new Uint8Array(outer * idx.length * inner);
-  let p = 0;
-  for (let o = 0; o < outer; o++) for (let i of idx) {
-    if (i < 0) i += dim;
-    if (i < 0 || i >= dim) return null;
-    const src = (o * dim + i) * inner;
-    out.set(x.subarray(src, src + inner), p); p += inner;
+// Integer ranges of the Cast targets a shape value may take. Symbolic
+// elements are dims (>= 0): they fit 32-bit targets in every tensor that has
+// elements (a wasm32 tensor cannot hold 2^31 of them), so only 64- and
+// 32-bit targets take symbols; concrete elements must fit the target exactly.
+const INT_RANGE = {
+  [DT.u8]: [0n, 255n], [DT.i8]: [-128n, 127n], [DT.u16]: [0n, 65535n], [DT.i16]: [-32768n, 32767n],
+  [DT.u32]: [0n, 4294967295n], [DT.i32]: [-2147483648n, 2147483647n],
+  [DT.u64]: [0n, 18446744073709551615n], [DT.i64]: [-9223372036854775808n, 9223372036854775807n],
+};
+const SYM_TARGETS = new Set([DT.i32, DT.u32, DT.i64, DT.u64]);
+
+function castSv(sv, to) {
+  const r = INT_RANGE[to];
+  if (!r) return null;
+  for (const e of sv) {
+    if (typeof e === 'string' ? !SYM_TARGETS.has(to) : e < r[0] || e > r[1]) return null;
   }
-  return out;
+  return sv;
 }
 
-function castElems(from, to, elems) {
-  if (from === 10 || to === 10) return null; // f16 conversions are left to the kernels
-  return elems.map((e) => {
-    if (to === DT.bool) return Number(e) !== 0 ? 1 : 0;
-    if (to === DT.f32 || to === DT.f64) return Number(e);
-    if (typeof e === 'bigint') return e;
-    if (!Number.isFinite(e)) return null;
-    return BigInt(Math.trunc(e));
-  });
+/** Slice of a 1-D shape value of `d` elements: the selected positions, or null. */
+function sliceIndices(ir, node, d) {
+  const ps = node.inputs.slice(1).map((n) => (n ? constOf(ir, n) : null));
+  if (!ps[0] || !ps[1] || (node.inputs[3] && !ps[2]) || (node.inputs[4] && !ps[3])) return null;
+  const ints = (c) => (isIntDtype(c.dtype) ? readElems(c.dtype, c.bytes).map(Number) : null);
+  const [starts, ends] = [ints(ps[0]), ints(ps[1])];
+  const axes = ps[2] ? ints(ps[2]) : [0], steps = ps[3] ? ints(ps[3]) : [1];
+  if (!starts || !ends || !axes || !steps || starts.length !== 1 || ends.length !== 1 || axes.length !== 1 || steps.length !== 1) return null;
+  if (normAxis(axes[0], 1) !== 0 || !steps[0]) return null;
+  const st = steps[0];
+  let s = starts[0], e = ends[0];
+  if (s < 0) s += d;
+  if (e < 0) e += d;
+  const list = [];
+  if (st > 0) { s = Math.min(Math.max(s, 0), d); e = Math.min(Math.max(e, 0), d); for (let i = s; i < e; i += st) list.push(i); }
+  else { s = Math.min(Math.max(s, -1), d - 1); e = Math.min(Math.max(e, -1), d - 1); for (let i = s; i > e; i += st) list.push(i); }
+  return list;
 }
 
-/** Fold one node in JS if it is a shape-computation op with known inputs. */
+// The JS folds: op -> (ir, node, x0 value, out value) => 'const' | 'sv' | false.
+// Each returns false unless a shape (not an element value) decides the result.
+const JS_RULES = {
+  Identity(ir, node, xv) {
+    if (xv?.kind === 'const') { ir.setConst(node.outputs[0], xv.dtype, xv.shape, xv.bytes); return 'const'; }
+    if (xv?.sv) return setSv(ir, node, xv.dtype, xv.shape, xv.sv);
+    return false;
+  },
+  Shape(ir, node, xv) {
+    const s = xv?.shape;
+    if (!s) return false;
+    const r = s.length;
+    let a = attr(node, 'start', 0), b = attr(node, 'end', r);
+    a = Math.min(Math.max(normAxis(a, r), 0), r); b = Math.min(Math.max(normAxis(b, r), 0), r);
+    const dims = s.slice(a, Math.max(a, b));
+    return setSv(ir, node, DT.i64, [dims.length], dims.map((d) => (typeof d === 'number' ? BigInt(d) : d)));
+  },
+  Size(ir, node, xv) {
+    if (!xv?.shape || !isConcrete(xv.shape)) return false;
+    ir.setConst(node.outputs[0], DT.i64, [], i64Bytes([numel(xv.shape)]));
+    return 'const';
+  },
+  Cast(ir, node, xv) {
+    const sv = xv?.sv && castSv(xv.sv, attr(node, 'to'));
+    return sv ? setSv(ir, node, attr(node, 'to'), xv.shape, sv) : false;
+  },
+  Unsqueeze: relabelSv, Squeeze: relabelSv, Reshape: relabelSv, Flatten: relabelSv,
+  Gather(ir, node, xv) {
+    const ic = constOf(ir, node.inputs[1]);
+    if (!xv?.sv || xv.shape.length !== 1 || !ic || !isIntDtype(ic.dtype) || ic.shape.length > 1) return false;
+    const n = xv.sv.length;
+    const el = readElems(ic.dtype, ic.bytes).map((i) => xv.sv[Number(i) < 0 ? Number(i) + n : Number(i)]);
+    if (el.some((e) => e === undefined)) return false;
+    return setSv(ir, node, xv.dtype, [...ic.shape], el);
+  },
+  Concat(ir, node) {
+    const vs = node.inputs.map((n) => ir.get(n));
+    if (vs.some((v) => !v) || !node.inputs.some((n) => symOf(ir, n))) return false;
+    const svs = node.inputs.map((n) => svOf(ir, n));
+    if (!svs.every(Boolean) || !vs.every((v) => v.shape?.length === 1 && v.dtype === vs[0].dtype)) return false;
+    const el = svs.flat();
+    return setSv(ir, node, vs[0].dtype, [el.length], el);
+  },
+  Slice(ir, node, xv) {
+    if (!xv?.sv || xv.shape.length !== 1) return false;
+    const idx = sliceIndices(ir, node, xv.sv.length);
+    return idx ? setSv(ir, node, xv.dtype, [idx.length], idx.map((i) => xv.sv[i])) : false;
+  },
+};
+
+/** Unsqueeze/Squeeze/Reshape/Flatten of a shape value to rank <= 1: the same elements. */
+function relabelSv(ir, node, xv) {
+  if (!xv?.sv || node.inputs.slice(1).some((i) => i && !constOf(ir, i))) return false;
+  const s = inferNode(ir, node)[0].shape;
+  if (!s || s.length > 1 || !isConcrete(s) || numel(s) !== xv.sv.length) return false;
+  return setSv(ir, node, xv.dtype, s, xv.sv);
+}
+
+/** The ops JS folds (symbolic shape arithmetic, or Identity's alias); every other op folds only through the runtime. */
+export const JS_FOLDS = Object.freeze(Object.keys(JS_RULES));
+
+/** The JS part of folding one node (see the header); false when it is not JS's to fold. */
 export function foldJS(ir, node) {
-  const op = node.op;
-  const x0 = node.inputs[0];
-  const xv = ir.get(x0);
-  const c0 = constOf(ir, x0);
-  const out = ir.get(node.outputs[0]);
-  if (!out) return false;
-  const inferred = () => inferNode(ir, node)[0];
-  switch (op) {
-    case 'Identity': {
-      if (c0) { ir.setConst(out.name, c0.dtype, c0.shape, c0.bytes); return 'const'; }
-      if (xv?.sv) return setSv(ir, node, xv.dtype, xv.shape, xv.sv);
-      return false;
-    }
-    case 'Shape': {
-      const s = xv?.shape;
-      if (!s) return false;
-      const r = s.length;
-      let a = attr(node, 'start', 0), b = attr(node, 'end', r);
-      a = Math.min(Math.max(normAxis(a, r), 0), r); b = Math.min(Math.max(normAxis(b, r), 0), r);
-      const dims = s.slice(a, Math.max(a, b));
-      return setSv(ir, node, DT.i64, [dims.length], dims.map((d) => (typeof d === 'number' ? BigInt(d) : d)));
-    }
-    case 'Size': {
-      if (!xv?.shape || !isConcrete(xv.shape)) return false;
-      ir.setConst(out.name, DT.i64, [], i64Bytes([numel(xv.shape)])); return 'const';
-    }
-    case 'Cast': {
-      const to = attr(node, 'to');
-      if (c0) {
-        if (numel(c0.shape) > MAX_JS_CAST || !DTYPE_SIZE.has(to)) return false;
-        const el = castElems(c0.dtype, to, readElems(c0.dtype, c0.bytes));
-        if (!el || el.some((e) => e === null)) return false;
-        ir.setConst(out.name, to, c0.shape, writeElems(to, el)); return 'const';
-      }
-      if (xv?.sv && isIntDtype(to)) return setSv(ir, node, to, xv.shape, xv.sv);
-      return false;
-    }
-    case 'Unsqueeze': case 'Squeeze': case 'Reshape': case 'Flatten': {
-      if (node.inputs.slice(1).some((i) => i && !constOf(ir, i))) return false;
-      const s = inferred().shape;
-      if (!s || !isConcrete(s)) {
-        // a scalar/1-D shape value stays a shape value
-        if (xv?.sv && s && s.length <= 1 && (op === 'Unsqueeze' || op === 'Squeeze')) return setSv(ir, node, xv.dtype, s, xv.sv);
-        return false;
-      }
-      if (c0) { ir.setConst(out.name, c0.dtype, s, c0.bytes); return 'const'; }
-      if (xv?.sv && s.length <= 1) return setSv(ir, node, xv.dtype, s, xv.sv);
-      return false;
-    }
-    case 'Gather': {
-      const ic = constOf(ir, node.inputs[1]);
-      if (!ic || !isIntDtype(ic.dtype)) return false;
-      const idx = readElems(ic.dtype, ic.bytes).map(Number);
-      const axis = normAxis(attr(node, 'axis', 0), xv?.shape?.length ?? 0);
-      if (c0 && isConcrete(c0.shape)) {
-        const b = gatherBytes(c0.bytes, c0.shape, axis, idx, DTYPE_SIZE.get(c0.dtype));
-        if (!b) return false;
-        ir.setConst(out.name, c0.dtype, [...c0.shape.slice(0, axis), ...ic.shape, ...c0.shape.slice(axis + 1)], b); return 'const';
-      }
-      if (xv?.sv && xv.shape.length === 1 && ic.shape.length <= 1) {
-        const n = xv.sv.length;
-        const el = idx.map((i) => xv.sv[i < 0 ? i + n : i]);
-        if (el.some((e) => e === undefined)) return false;
-        return setSv(ir, node, xv.dtype, [...ic.shape], el);
-      }
-      return false;
-    }
-    case 'Concat': {
-      const vs = node.inputs.map((n) => ir.get(n));
-      if (vs.some((v) => !v)) return false;
-      if (vs.every((v) => v.kind === 'const' && isConcrete(v.shape))) {
-        const s0 = vs[0].shape, axis = normAxis(attr(node, 'axis'), s0.length);
-        if (vs.some((v) => v.dtype !== vs[0].dtype || v.shape.length !== s0.length)) return false;
-        const es = DTYPE_SIZE.get(vs[0].dtype), outer = numel(s0.slice(0, axis));
-        const rows = vs.map((v) => numel(v.shape.slice(axis)) * es);
-        const bytes = new Uint8Array(outer * rows.reduce((a, b) => a + b, 0));
-        let p = 0;
-        for (let o = 0; o < outer; o++) vs.forEach((v, k) => { bytes.set(v.bytes.subarray(o * rows[k], (o + 1) * rows[k]), p); p += rows[k]; });
-        const shape = [...s0]; shape[axis] = vs.reduce((a, v) => a + v.shape[axis], 0);
-        ir.setConst(out.name, vs[0].dtype, shape, bytes); return 'const';
-      }
-      const svs = node.inputs.map((n) => svOf(ir, n));
-      if (svs.every(Boolean) && vs.every((v) => v.shape?.length === 1 && v.dtype === vs[0].dtype)) {
-        const el = svs.flat();
-        return setSv(ir, node, vs[0].dtype, [el.length], el);
-      }
-      return false;
-    }
-    case 'Slice': {
-      const ps = node.inputs.slice(1).map((n) => (n ? constOf(ir, n) : null));
-      if (!ps[0] || !ps[1] || (node.inputs[3] && !ps[2]) || (node.inputs[4] && !ps[3])) return false;
-      const shape = c0 ? c0.shape : xv?.sv ? xv.shape : null;
-      if (!shape || !isConcrete(shape)) return false;
-      const r = shape.length;
-      const starts = readElems(ps[0].dtype, ps[0].bytes).map(Number), ends = readElems(ps[1].dtype, ps[1].bytes).map(Number);
-      const axes = ps[2] ? readElems(ps[2].dtype, ps[2].bytes).map((a) => normAxis(Number(a), r)) : starts.map((_, i) => i);
-      const steps = ps[3] ? readElems(ps[3].dtype, ps[3].bytes).map(Number) : starts.map(() => 1);
-      // per-axis index lists
-      const idx = shape.map((d) => Array.from({ length: d }, (_, i) => i));
-      for (let k = 0; k < axes.length; k++) {
-        const d = shape[axes[k]], st = steps[k];
-        if (!st) return false;
-        let s = starts[k], e = ends[k];
-        if (s < 0) s += d; if (e < 0) e += d;
-        const list = [];
-        if (st > 0) { s = Math.min(Math.max(s, 0), d); e = Math.min(Math.max(e, 0), d); for (let i = s; i < e; i += st) list.push(i); }
-        else { s = Math.min(Math.max(s, -1), d - 1); e = Math.min(Math.max(e, -1), d - 1); for (let i = s; i > e; i += st) list.push(i); }
-        idx[axes[k]] = list;
-      }
-      const oshape = idx.map((l) => l.length);
-      if (xv?.sv && !c0) return setSv(ir, node, xv.dtype, oshape, idx[0].map((i) => xv.sv[i]));
-      const es = DTYPE_SIZE.get(c0.dtype), st = strides(shape);
-      const out8 = new Uint8Array(numel(oshape) * es);
-      let p = 0;
-      const walk = (ax, off) => {
-        if (ax === r) { out8.set(c0.bytes.subarray(off * es, off * es + es), p); p += es; return; }
-        for (const i of idx[ax]) walk(ax + 1, off + i * st[ax]);
-      };
-      if (numel(oshape) > 0) walk(0, 0);
-      ir.setConst(out.name, c0.dtype, oshape, out8); return 'const';
-    }
-    case 'ConstantOfShape': {
-      const s = constOf(ir, x0);
-      if (!s) return false;
-      const dims = readElems(s.dtype, s.bytes).map(Number);
-      const val = node.attrs.value.value;
-      const n = numel(dims);
-      if (n > (1 << 26) / DTYPE_SIZE.get(val.dtype)) return false;
-      const es = val.bytes.length;
-      const bytes = new Uint8Array(n * es);
-      for (let i = 0; i < n; i++) bytes.set(val.bytes, i * es);
-      ir.setConst(out.name, val.dtype, dims, bytes); return 'const';
-    }
-    case 'Range': {
-      const cs = node.inputs.map((n) => constOf(ir, n));
-      if (cs.some((c) => !c)) return false;
-      const dt = cs[0].dtype;
-      if (![DT.f32, DT.f64, DT.i16, DT.i32, DT.i64].includes(dt)) return false;
-      const [a, b, d] = cs.map((c) => Number(readElems(c.dtype, c.bytes)[0]));
-      if (!d) return false;
-      const n = Math.max(Math.ceil((b - a) / d), 0);
-      if (n > 1 << 20) return false;
-      const el = Array.from({ length: n }, (_, i) => a + i * d);
-      ir.setConst(out.name, dt, [n], writeElems(dt, dt === DT.i64 ? el.map((e) => BigInt(e)) : el)); return 'const';
-    }
-    default:
-      return false;
-  }
+  const rule = Object.hasOwn(JS_RULES, node.op) ? JS_RULES[node.op] : null;
+  if (!rule || !ir.get(node.outputs[0])) return false;
+  return rule(ir, node, ir.get(node.inputs[0]));
 }
-
-function toWriterAttrs(node) {
-  const out = [];
-  for (const [name, a] of Object.entries(node.attrs)) {
-    if (!['int', 'float', 'ints', 'floats', 'string'].includes(a.type)) return null;
-    out.push({ name, type: a.type, value: a.value });
-  }
-  return out;
-}
-
-/** Run one all-constant node through the runtime; returns [{dtype, shape, bytes}] or null. */
-export function runNode(runtime, ir, node) {
-  const attrs = toWriterAttrs(node);
-  if (!attrs) return null;
-  const g = new GraphBuilder();
-  const ids = node.inputs.map((n) => {
-    if (!n) return null;
-    const v = ir.get(n);
-    return g.constant(n, v.dtype, v.shape, v.bytes);
-  });
-  const outs = g.node(node.op, ids, { name: node.name, attrs, outputs: node.outputs.length });
-  g.output(...outs);
-  let s;
-  try {
-    s = runtime.load(writeHolo(g.toJSON()));
-  } catch {
-    return null;
-  }
-  try {
-    return s.execute([]).map((r) => ({ dtype: dtypeCode(r.dtype), shape: r.shape, bytes: new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength).slice() }));
-  } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) throw e;
-    return null;
-  } finally {
-    s.dispose();
-  }
-}
-
-const CODES = { float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, bool: 9, float16: 10, float64: 11, uint32: 12, uint64: 13 };
-const dtypeCode = (name) => CODES[name];
 
 /** Max bytes a wasm fold may add: the outputs may not exceed 4x the inputs + 64 KiB. */
 function foldBudget(ir, node) {
   return 4 * node.inputs.reduce((a, n) => a + (n ? ir.get(n).bytes.length : 0), 0) + 65536;
 }
 
+function count(ir, engine, op) {
+  if (!ir.foldStats) ir.foldStats = { js: {}, runtime: {} };
+  ir.foldStats[engine][op] = (ir.foldStats[engine][op] ?? 0) + 1;
+}
+
 /** Fold one node in place; 'const' (all outputs constant), 'sv', or false. */
 export function foldNode(ir, node, runtime) {
   const r = foldJS(ir, node);
-  if (r) return r;
-  if (!runtime || !runtime.rt) return false;
-  if (!node.inputs.every((n) => !n || ir.isConst(n))) return false;
-  if (node.inputs.every((n) => !n)) return false;
+  if (r) { count(ir, 'js', node.op); return r; }
+  if (!node.inputs.every((n) => !n || ir.isConst(n)) || node.inputs.every((n) => !n)) return false;
+  const rt = runtime ? runtime.rt : null;
+  if (!rt) return false;
   let res;
   try {
-    res = runNode(runtime.rt, ir, node);
+    res = runNode(rt, ir, node);
   } catch (e) {
-    runtime.rt = null; // a trap may leave the instance inconsistent: stop using it
-    ir.log.push(`fold-constants: runtime trapped on '${node.op}' (${e.message}); wasm folding disabled`);
+    if (typeof runtime.trapped === 'function') runtime.trapped();
+    else runtime.rt = null;
+    ir.log.push(`fold-constants: runtime trapped on '${node.op}' (${e.message}); left in the graph`);
     return false;
   }
-  if (!res || res.some((o) => !o.dtype)) return false;
+  if (!res || res.length !== node.outputs.length || res.some((o) => !o.dtype)) return false;
   const total = res.reduce((a, o) => a + o.bytes.length, 0);
   if (total > foldBudget(ir, node)) return false;
   res.forEach((o, k) => ir.setConst(node.outputs[k], o.dtype, o.shape, o.bytes));
+  count(ir, 'runtime', node.op);
   return 'const';
 }
 

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { IR, DT, readElems, writeElems, i64Bytes, A } from '../../compiler/ir.js';
 import { removeIdentity } from '../../compiler/rewrites/remove-identity.js';
 import { removeDeadNodes } from '../../compiler/rewrites/dead-nodes.js';
-import { foldJS, foldConstants, runNode } from '../../compiler/rewrites/fold-constants.js';
+import { foldJS, foldNode, foldConstants, runNode } from '../../compiler/rewrites/fold-constants.js';
 import { fuseBatchNorm } from '../../compiler/rewrites/fuse-batchnorm.js';
 import { fuseMatMulBias } from '../../compiler/rewrites/fuse-matmul-bias.js';
 import { fuseRelu } from '../../compiler/rewrites/fuse-relu.js';
@@ -120,27 +120,32 @@ test('fold-constants (JS): Shape of a symbolic input gives a shape value; Gather
   assert.equal(readElems(DT.i64, ir.get('d1').bytes), [4n]);
 });
 
-test('fold-constants (JS): Cast, Slice, Concat, Gather, ConstantOfShape, Range on constants', () => {
+test('fold-constants: Cast, Slice, Concat, Gather, Expand on constants fold through the runtime, not JS', () => {
   const ir = ir0();
+  const fold = { rt: rtScalar };
+  const both = (n) => { assert.is(foldJS(ir, n), false, `${n.op} of constants is not JS's to fold`); return foldNode(ir, n, fold); };
   ir.addConst('c', DT.f32, [2, 3], f32([1.5, -2.7, 3, 4, 5, 6]));
-  const cast = node(ir, 'Cast', ['c'], ['ci'], { to: A.int(DT.i32) }, null, DT.i32);
-  assert.is(foldJS(ir, cast), 'const');
+  assert.is(both(node(ir, 'Cast', ['c'], ['ci'], { to: A.int(DT.i32) }, null, DT.i32)), 'const');
   assert.equal(readElems(DT.i32, ir.get('ci').bytes), [1, -2, 3, 4, 5, 6]);
   ir.addConst('st', DT.i64, [1], i64Bytes([1])); ir.addConst('en', DT.i64, [1], i64Bytes([100])); ir.addConst('ax1', DT.i64, [1], i64Bytes([1]));
-  assert.is(foldJS(ir, node(ir, 'Slice', ['c', 'st', 'en', 'ax1'], ['sl'])), 'const');
+  assert.is(both(node(ir, 'Slice', ['c', 'st', 'en', 'ax1'], ['sl'])), 'const');
   assert.equal(ir.get('sl').shape, [2, 2]);
   assert.equal(readElems(DT.f32, ir.get('sl').bytes), [Math.fround(-2.7), 3, 5, 6]);
-  assert.is(foldJS(ir, node(ir, 'Concat', ['c', 'sl'], ['cc'], { axis: A.int(1) })), 'const');
+  assert.is(both(node(ir, 'Concat', ['c', 'sl'], ['cc'], { axis: A.int(1) })), 'const');
   assert.equal(ir.get('cc').shape, [2, 5]);
   assert.equal(readElems(DT.f32, ir.get('cc').bytes).slice(0, 5), [1.5, Math.fround(-2.7), 3, Math.fround(-2.7), 3]);
   ir.addConst('idx', DT.i64, [2], i64Bytes([2, -3]));
-  assert.is(foldJS(ir, node(ir, 'Gather', ['c', 'idx'], ['ga'], { axis: A.int(1) })), 'const');
+  assert.is(both(node(ir, 'Gather', ['c', 'idx'], ['ga'], { axis: A.int(1) })), 'const');
   assert.equal(readElems(DT.f32, ir.get('ga').bytes), [3, 1.5, 6, 4]);
+  ir.addConst('seven', DT.i32, [], writeElems(DT.i32, [7]));
   ir.addConst('shp', DT.i64, [2], i64Bytes([2, 2]));
-  assert.is(foldJS(ir, node(ir, 'ConstantOfShape', ['shp'], ['z'], { value: { type: 'tensor', value: { dtype: DT.i32, dims: [1], bytes: writeElems(DT.i32, [7]) } } })), 'const');
+  assert.is(both(node(ir, 'Expand', ['seven', 'shp'], ['z'], {}, [2, 2], DT.i32)), 'const');
   assert.equal(readElems(DT.i32, ir.get('z').bytes), [7, 7, 7, 7]);
+  assert.equal(ir.foldStats.runtime, { Cast: 1, Slice: 1, Concat: 1, Gather: 1, Expand: 1 });
   // a node with a non-constant input does not fold
-  assert.is(foldJS(ir, node(ir, 'Cast', ['x'], ['xc'], { to: A.int(DT.f32) })), false);
+  assert.is(foldNode(ir, node(ir, 'Cast', ['x'], ['xc'], { to: A.int(DT.f32) }), fold), false);
+  // and nothing concrete folds without a runtime
+  assert.is(foldNode(ir, node(ir, 'Cast', ['c'], ['cj'], { to: A.int(DT.u8) }, null, DT.u8), {}), false);
 });
 
 test('fold-constants (wasm): an all-constant node runs through the runtime and gives the kernel bytes', () => {

@@ -1,0 +1,129 @@
+// The kernels that compute every concrete value the converter folds.
+//
+// The runtime is the single source of op semantics: a node whose inputs are
+// all constants is folded by running it, as a one-node .holo archive, through
+// the runtime's own kernels, and the output bytes become the constant. The
+// same graph therefore gives the same bytes whether an input happened to be a
+// constant (folded here) or is fed at execute time (docs/converter.md,
+// "Constant folding").
+//
+// The fold core is the shipped scalar module (dist/hologram-scalar.wasm), one
+// thread, whatever runtime the caller converts with: the scalar kernels are
+// the reference every other variant matches byte for byte (the relaxed build
+// may fuse multiply-add in its GEMMs and is not byte-identical), the scalar
+// module instantiates on every engine (no SIMD128 needed), and the folded
+// bytes of an archive must not depend on the converting machine's variant or
+// thread count. Folding touches small tensors, so the scalar core's speed is
+// not what convert() spends its time on (docs/converter.md gives numbers).
+//
+//   compileFoldCore(shimUrl) -> WebAssembly.Module | null   (at import, async)
+//   new KernelFolder(() => runtime)   one per convert() call: `rt` instantiates
+//       the core on first use (one instance per call, not per node);
+//       `trapped()` drops an instance a trap left unusable (the next fold
+//       makes a fresh one); `dispose()` drops it for good.
+//   runNode(rt, ir, node) -> [{dtype, shape, bytes}] | null   (one node)
+import { GraphBuilder } from './graph.js';
+import { writeHolo } from './holo-writer.js';
+
+export const FOLD_VARIANT = 'scalar';
+const FOLD_FILE = 'hologram-scalar.wasm';
+
+/** Compiles the fold core shipped next to the shim whose index.js is at `shimUrl`; null when it is absent. */
+export async function compileFoldCore(shimUrl) {
+  const url = new URL(`./dist/${FOLD_FILE}`, shimUrl);
+  let bytes;
+  try {
+    if (url.protocol === 'file:') {
+      const { readFile } = await import('node:fs/promises');
+      bytes = await readFile(url);
+    } else {
+      const r = await fetch(url);
+      if (!r.ok) return null;
+      bytes = new Uint8Array(await r.arrayBuffer());
+    }
+  } catch {
+    return null;
+  }
+  return WebAssembly.compile(bytes);
+}
+
+/** The fold instance of one convert() call: created on first use. */
+export class KernelFolder {
+  #make;
+  #rt; // undefined: not yet created; null: none (no core, or disposed)
+  constructor(make) {
+    this.#make = make;
+    this.#rt = make ? undefined : null;
+  }
+  /** Folding through the runtime is possible in this call. */
+  get available() {
+    return this.#rt !== null;
+  }
+  get rt() {
+    if (this.#rt === undefined) {
+      try {
+        this.#rt = this.#make();
+      } catch {
+        this.#rt = this.#make = null;
+      }
+    }
+    return this.#rt;
+  }
+  /** A trap leaves an instance unusable (the shim poisons it): the next fold gets a fresh one. */
+  trapped() {
+    this.#drop();
+    this.#rt = this.#make ? undefined : null;
+  }
+  dispose() {
+    this.#drop();
+    this.#rt = this.#make = null;
+  }
+  #drop() {
+    if (this.#rt && typeof this.#rt.dispose === 'function') this.#rt.dispose();
+  }
+}
+
+function toWriterAttrs(node) {
+  const out = [];
+  for (const [name, a] of Object.entries(node.attrs)) {
+    if (!['int', 'float', 'ints', 'floats', 'string'].includes(a.type)) return null;
+    out.push({ name, type: a.type, value: a.value });
+  }
+  return out;
+}
+
+const CODES = { float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, bool: 9, float16: 10, float64: 11, uint32: 12, uint64: 13 };
+
+/**
+ * Runs one all-constant node through the runtime: [{dtype, shape, bytes}], or
+ * null when the runtime refuses the archive or the kernel refuses the operands
+ * (the node then stays in the graph and the runtime meets the same refusal
+ * at load). A trap is rethrown: the caller stops using the instance.
+ */
+export function runNode(rt, ir, node) {
+  const attrs = toWriterAttrs(node);
+  if (!attrs) return null;
+  const g = new GraphBuilder();
+  const ids = node.inputs.map((n) => {
+    if (!n) return null;
+    const v = ir.get(n);
+    return g.constant(n, v.dtype, v.shape, v.bytes);
+  });
+  const outs = g.node(node.op, ids, { name: node.name, attrs, outputs: node.outputs.length });
+  g.output(...outs);
+  let s;
+  try {
+    s = rt.load(writeHolo(g.toJSON()));
+  } catch (e) {
+    if (e && e.code === 'TRAP') throw e;
+    return null;
+  }
+  try {
+    return s.execute([]).map((r) => ({ dtype: CODES[r.dtype], shape: r.shape, bytes: new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength).slice() }));
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError || (e && e.code === 'TRAP')) throw e;
+    return null;
+  } finally {
+    s.dispose();
+  }
+}
