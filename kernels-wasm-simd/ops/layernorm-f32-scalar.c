@@ -6,6 +6,7 @@
  * with 1 from axis on. Per row: mean and the biased variance in double,
  * ascending order; y = (x - mean) / sqrt(var + eps) * scale + b, rounded once. */
 #include "../ext-util.h"
+#include "../mathf.h"
 
 static holo_status ln_check(holo_kernel_call *c, uint32_t *axis, double *eps) {
   holo_status st;
@@ -98,7 +99,7 @@ holo_status holo_k_layernorm_run(holo_kernel_call *c) {
       var += d * d;
     }
     var = n ? var / (double)n : 0.0;
-    double inv = 1.0 / __builtin_sqrt(var + eps);
+    double inv = 1.0 / holo_sqrt(var + eps);
     holo_x_walk w = w0;
     for (size_t i = 0; i < n; i++, holo_x_walk_next(&w)) {
       double v = ((double)xr[i] - mean) * inv * (double)sc[w.off[0]];

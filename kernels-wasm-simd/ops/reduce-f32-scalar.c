@@ -12,6 +12,7 @@
  * element reduces the singleton set {x} (so ReduceSum copies, ReduceL1 gives
  * |x|, ReduceSumSquare x^2). */
 #include "../ext-util.h"
+#include "../mathf.h"
 
 enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_PROD, R_SUMSQ, R_L1, R_L2, R_LOGSUM, R_LOGSUMEXP };
 static const char *const r_names[] = {"ReduceSum",  "ReduceMean",     "ReduceMax", "ReduceMin",
@@ -68,7 +69,7 @@ static holo_status reduce_infer(holo_kernel_call *c, int op) {
 static double finish(int op, double acc, double cnt) {
   switch (op) {
   case R_MEAN: return acc / cnt;
-  case R_L2: return __builtin_sqrt(acc);
+  case R_L2: return holo_sqrt(acc);
   case R_LOGSUM: return holo_x_log(acc);
   default: return acc;
   }
