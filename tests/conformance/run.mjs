@@ -13,8 +13,11 @@
 // Writes tests/conformance/report.json and prints one line per suite:
 //   conformance suite=<name> pass=<n> fail=<n> unsupported=<n> error=<n> total=<n>
 // then `conformance: N passed, N failed` (passed = baseline cases still passing
-// + new passes, failed = baseline cases that no longer pass). With
-// --check-baseline the exit code is 1 when a baseline case regressed.
+// + new passes, failed = baseline cases that no longer pass or, without
+// --filter, are no longer in the data). With --check-baseline the exit code
+// is 1 when a baseline case failed. Missing test data (a suite directory
+// absent, or no case to run) is always a failure: exit 1, naming what is
+// missing and how to get it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,11 +168,21 @@ async function runCase(suite, name) {
   }
 }
 
+// Missing test data is a failure, never "0 passed, 0 failed": a run that
+// checked nothing must not look like a run that found nothing wrong.
+const HOW = 'install the ONNX backend test data (Debian: apt-get install libonnx-testdata; `make setup` does it) or pass --data DIR';
+function missing(what) {
+  console.log(`conformance: FAIL ${what}: ${HOW}`);
+  console.log('conformance: 0 passed, 1 failed');
+  process.exit(1);
+}
+const absent = SUITES.filter((s) => !fs.existsSync(path.join(DATA, s)));
+if (absent.length) missing(`missing suite director${absent.length > 1 ? 'ies' : 'y'} ${absent.map((s) => path.join(DATA, s)).join(', ')}`);
+
 const t0 = Date.now();
 const cases = [];
 for (const suite of SUITES) {
   const sdir = path.join(DATA, suite);
-  if (!fs.existsSync(sdir)) { console.error(`conformance: missing suite directory ${sdir}`); continue; }
   for (const c of fs.readdirSync(sdir).sort()) {
     if (!fs.existsSync(path.join(sdir, c, 'model.onnx'))) continue;
     if (FILTER && !`${suite}/${c}`.includes(FILTER)) continue;
@@ -208,7 +221,11 @@ let baseline = [];
 if (fs.existsSync(BASELINE)) baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8')).passing ?? [];
 const baseSet = new Set(baseline);
 const passSet = new Set(passing);
+if (!cases.length) missing(`no case under ${DATA}${FILTER ? ` matches --filter ${FILTER}` : ' has a model.onnx'}`);
 const regressions = baseline.filter((c) => ran.has(c) && !passSet.has(c));
+// Without --filter every baseline case must have run: a case gone from the
+// data set is a baseline case no longer checked.
+const vanished = FILTER ? [] : baseline.filter((c) => !ran.has(c));
 const kept = baseline.filter((c) => passSet.has(c));
 const fresh = passing.filter((c) => !baseSet.has(c));
 if (flag('--update-baseline')) {
@@ -221,8 +238,10 @@ if (flag('--update-baseline')) {
     const r = cases.find((x) => id(x) === c);
     console.log(`conformance: REGRESSION ${c}: ${r.status} ${r.message}`);
   }
+  for (const c of vanished) console.log(`conformance: MISSING ${c}: a baseline case is not in ${DATA} (${HOW})`);
   if (fresh.length) console.log(`conformance: ${fresh.length} new pass(es) not in the baseline (run with --update-baseline): ${fresh.join(' ')}`);
 }
-console.log(`conformance: ${kept.length + fresh.length} passed, ${flag('--update-baseline') ? 0 : regressions.length} failed`);
+const failedN = flag('--update-baseline') ? 0 : regressions.length + vanished.length;
+console.log(`conformance: ${kept.length + fresh.length} passed, ${failedN} failed`);
 console.error(`conformance: ${cases.length} cases in ${((Date.now() - t0) / 1000).toFixed(1)}s, report ${path.relative(process.cwd(), REPORT)}`);
-if (flag('--check-baseline') && regressions.length && !flag('--update-baseline')) process.exitCode = 1;
+if (flag('--check-baseline') && failedN) process.exitCode = 1;

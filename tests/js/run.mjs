@@ -2,7 +2,8 @@
 // in its own `node` process with uvu's reporter, then prints one line
 //   js: N passed, N failed
 // counting individual uvu tests; exit code 1 if any failed. A file that
-// crashes or exits nonzero without reporting a failure counts as one failure.
+// crashes, exits nonzero without reporting a failure, or reports zero tests
+// counts as one failure; so does a filter that matches no file.
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
@@ -29,6 +30,13 @@ for (const f of files) {
   if (total === null || ok === null) {
     failed += 1;
     console.log(`# ${f}: no uvu summary (exit ${r.status}${r.signal ? ', ' + r.signal : ''}) — counted as 1 failure`);
+    continue;
+  }
+  if (total === 0) {
+    // A file whose tests all returned before registering (a missing
+    // prerequisite, an empty loop) checked nothing: that is not a pass.
+    failed += 1;
+    console.log(`# ${f}: reports zero tests — counted as 1 failure`);
     continue;
   }
   passed += ok;
