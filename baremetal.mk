@@ -1,0 +1,44 @@
+# The core on a bare-metal Cortex-M4F (MPS2 AN386 under qemu-system-arm;
+# docs/baremetal.md). runtime/ + the scalar kernels + generation/ are
+# compiled freestanding and linked with -nostdlib: besides the board file
+# (boards/mps2-an386/) only libgcc, the compiler's runtime (64-bit division,
+# soft double arithmetic), may resolve a symbol. `make baremetal` builds;
+# tools/test-baremetal.sh runs it against the wasm build's bytes.
+BM_CC      ?= arm-none-eabi-gcc
+BM_SIZE    ?= arm-none-eabi-size
+BM_NM      ?= arm-none-eabi-nm
+BM_BOARD   := boards/mps2-an386
+BM_ARCHIVE ?= web-demo/model/digits.holo
+BM         := build/baremetal
+BM_ARCH    := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+# -fno-tree-loop-distribute-patterns: gcc would otherwise turn the core's
+# own byte loops (runtime/mem.c) into calls to memcpy, which forwards to them.
+BM_CFLAGS  := $(BM_ARCH) -std=c11 $(WARN) -O2 -g -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
+              -fno-math-errno -ffp-contract=off -ffunction-sections -fdata-sections $(INC)
+BM_CORE_SRC  := $(filter-out kernels-wasm-simd/parallel-pthread.c,$(CORE_SRC))
+BM_BOARD_SRC := $(sort $(wildcard $(BM_BOARD)/*.c))
+BM_CORE_OBJ  := $(patsubst %.c,$(BM)/obj/%.o,$(BM_CORE_SRC))
+BM_BOARD_OBJ := $(patsubst %.c,$(BM)/obj/%.o,$(BM_BOARD_SRC))
+
+.PHONY: baremetal baremetal-size
+baremetal: $(BM)/holo-board.elf $(BM)/core.o
+
+$(BM)/obj/$(BM_BOARD)/%.o: $(BM_BOARD)/%.c $(HDRS) $(wildcard $(BM_BOARD)/*.h)
+	@mkdir -p $(@D); $(BM_CC) $(BM_CFLAGS) -Iruntime -c $< -o $@
+$(BM)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(@D); $(BM_CC) $(BM_CFLAGS) -c $< -o $@
+$(BM)/obj/archive.o: $(BM_BOARD)/archive.S $(BM_ARCHIVE)
+	@mkdir -p $(@D); $(BM_CC) $(BM_ARCH) -DHOLO_BOARD_ARCHIVE='"$(BM_ARCHIVE)"' -c $< -o $@
+
+# The core alone, as one relocatable object: its undefined symbols are what
+# a board must supply (checked by tools/test-baremetal.sh).
+$(BM)/core.o: $(BM_CORE_OBJ)
+	$(BM_CC) $(BM_ARCH) -nostdlib -r $^ -o $@
+
+$(BM)/holo-board.elf: $(BM_CORE_OBJ) $(BM_BOARD_OBJ) $(BM)/obj/archive.o $(BM_BOARD)/link.ld
+	$(BM_CC) $(BM_ARCH) -nostdlib -ffreestanding -T $(BM_BOARD)/link.ld -Wl,--gc-sections -Wl,-Map=$(BM)/holo-board.map \
+	  $(BM_CORE_OBJ) $(BM_BOARD_OBJ) $(BM)/obj/archive.o -lgcc -o $@
+
+baremetal-size: baremetal
+	$(BM_SIZE) -A $(BM)/core.o | awk '/^\.(text|rodata)/ {s += $$2} END {print "core text+rodata:", s}'
+	$(BM_SIZE) $(BM)/holo-board.elf
