@@ -36,7 +36,7 @@ import { GraphBuilder } from './graph.js';
 import { writeHolo } from './holo-writer.js';
 import { removeIdentity } from './rewrites/remove-identity.js';
 import { foldNode, foldConstants } from './rewrites/fold-constants.js';
-import { compileFoldCore, KernelFolder, FOLD_VARIANT } from './fold-runtime.js';
+import { compileFoldCore, foldHost, KernelFolder, FOLD_VARIANT } from './fold-runtime.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
@@ -52,11 +52,11 @@ export const PRODUCER = 'hologram-exec onnx converter 1';
 // compiled fold core (instantiated once per convert() call that folds).
 // (make pkg-compiler points this path at the package's own index.js.)
 const SHIM = '../bindings-js/index.js';
-let defaultRuntime = null, foldCore = null, ShimRuntime = null;
+let defaultRuntime = null, foldCore = null, foldHostFns = {}, ShimRuntime = null;
 try {
   const shim = await import(SHIM);
   ShimRuntime = shim.Runtime;
-  [defaultRuntime, foldCore] = await Promise.all([shim.init(), compileFoldCore(new URL(SHIM, import.meta.url)).catch(() => null)]);
+  [defaultRuntime, foldCore, foldHostFns] = await Promise.all([shim.init(), compileFoldCore(new URL(SHIM, import.meta.url)).catch(() => null), foldHost()]);
 } catch {
   defaultRuntime = null;
 }
@@ -95,7 +95,7 @@ function symbolFor(inputName, k, used) {
 export function convert(onnxBytes, opts = {}) {
   const runtimeRt = opts.runtime === undefined ? defaultRuntime : opts.runtime;
   const canFold = opts.fold !== false && opts.runtime !== null && foldCore && ShimRuntime;
-  const fold = new KernelFolder(canFold ? () => new ShimRuntime(foldCore, FOLD_VARIANT) : null);
+  const fold = new KernelFolder(canFold ? () => new ShimRuntime(foldCore, FOLD_VARIANT, foldHostFns) : null);
   try {
     return convertWith(onnxBytes, opts, runtimeRt, fold);
   } finally {

@@ -22,11 +22,25 @@
 //       `trapped()` drops an instance a trap left unusable (the next fold
 //       makes a fresh one); `dispose()` drops it for good.
 //   runNode(rt, ir, node) -> [{dtype, shape, bytes}] | null   (one node)
-import { GraphBuilder } from './graph.js';
 import { writeHolo } from './holo-writer.js';
 
 export const FOLD_VARIANT = 'scalar';
 const FOLD_FILE = 'hologram-scalar.wasm';
+
+/**
+ * What the fold instance gets from the host: node:crypto's SHA-256 where there
+ * is one (the core then hashes large inputs through it; the labels are the
+ * same either way, bindings-js/index.js), else nothing.
+ */
+export async function foldHost() {
+  try {
+    const { createHash } = await import('node:crypto');
+    const d = createHash('sha256').update(new Uint8Array([97, 98, 99])).digest();
+    return d.length === 32 && d[0] === 0xba && d[31] === 0xad ? { sha256: createHash } : {};
+  } catch {
+    return {};
+  }
+}
 
 /** Compiles the fold core shipped next to the shim whose index.js is at `shimUrl`; null when it is absent. */
 export async function compileFoldCore(shimUrl) {
@@ -103,17 +117,21 @@ const CODES = { float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, in
 export function runNode(rt, ir, node) {
   const attrs = toWriterAttrs(node);
   if (!attrs) return null;
-  const g = new GraphBuilder();
+  // graph JSON built here, constants as bytes: GraphBuilder's hex strings and
+  // deep copy cost more than the fold itself for large constants
+  const values = [];
   const ids = node.inputs.map((n) => {
     if (!n) return null;
     const v = ir.get(n);
-    return g.constant(n, v.dtype, v.shape, v.bytes);
+    values.push({ name: n, dtype: v.dtype, kind: 'const', shape: v.shape, data: v.bytes });
+    return values.length - 1;
   });
-  const outs = g.node(node.op, ids, { name: node.name, attrs, outputs: node.outputs.length });
-  g.output(...outs);
+  const dtype0 = values.length ? values[0].dtype : 1; // node outputs: the runtime infers dtype and shape
+  const outs = node.outputs.map((o, k) => values.push({ name: `out${k}`, dtype: dtype0, kind: 'node', shape: null }) - 1);
+  const graph = { meta: [], symbols: [], values, nodes: [{ op: node.op, name: node.name ?? '', inputs: ids, outputs: outs, attrs }], inputs: [], outputs: outs };
   let s;
   try {
-    s = rt.load(writeHolo(g.toJSON()));
+    s = rt.load(writeHolo(graph));
   } catch (e) {
     if (e && e.code === 'TRAP') throw e;
     return null;

@@ -12,7 +12,7 @@
 //    *shapes*, which may hold symbolic dims (JS_FOLDS below). Shape and Size
 //    read a value's known shape; over a shape value (value.sv: bigint or
 //    symbol per element, at least one symbol) the index-only ops Gather,
-//    Slice, Concat, Unsqueeze, Squeeze, Reshape, Flatten, Identity and the
+//    Slice, Concat, Unsqueeze, Squeeze, Reshape (to rank <= 1), Identity and the
 //    integer Cast that provably changes no element select and relabel
 //    elements — no arithmetic, no rounding, no wrap or saturation — so they
 //    cannot disagree with a kernel. A shape value becomes a constant once
@@ -123,7 +123,7 @@ const JS_RULES = {
     const sv = xv?.sv && castSv(xv.sv, attr(node, 'to'));
     return sv ? setSv(ir, node, attr(node, 'to'), xv.shape, sv) : false;
   },
-  Unsqueeze: relabelSv, Squeeze: relabelSv, Reshape: relabelSv, Flatten: relabelSv,
+  Unsqueeze: relabelSv, Squeeze: relabelSv, Reshape: relabelSv,
   Gather(ir, node, xv) {
     const ic = constOf(ir, node.inputs[1]);
     if (!xv?.sv || xv.shape.length !== 1 || !ic || !isIntDtype(ic.dtype) || ic.shape.length > 1) return false;
@@ -147,7 +147,7 @@ const JS_RULES = {
   },
 };
 
-/** Unsqueeze/Squeeze/Reshape/Flatten of a shape value to rank <= 1: the same elements. */
+/** Unsqueeze/Squeeze/Reshape of a shape value to rank <= 1: the same elements. */
 function relabelSv(ir, node, xv) {
   if (!xv?.sv || node.inputs.slice(1).some((i) => i && !constOf(ir, i))) return false;
   const s = inferNode(ir, node)[0].shape;
@@ -177,8 +177,9 @@ function count(ir, engine, op) {
 
 /** Fold one node in place; 'const' (all outputs constant), 'sv', or false. */
 export function foldNode(ir, node, runtime) {
+  const again = !!ir.get(node.outputs[0])?.sv; // foldConstants revisits the shape values of normalization
   const r = foldJS(ir, node);
-  if (r) { count(ir, 'js', node.op); return r; }
+  if (r) { if (!again) count(ir, 'js', node.op); return r; }
   if (!node.inputs.every((n) => !n || ir.isConst(n)) || node.inputs.every((n) => !n)) return false;
   const rt = runtime ? runtime.rt : null;
   if (!rt) return false;
