@@ -7,7 +7,13 @@
 
 #define D(x) ((holo_digest *)(x))
 
-static const uint8_t MANIFEST_MAGIC[8] = {'H', 'O', 'L', 'O', 'P', 'C', '1', 0};
+/* Manifest v2: magic, n_tokens, n_state, vocab (u32 each), the prefix key,
+ * the state content labels, the logits, then SHA-256 over all of that under
+ * MANIFEST_TAG. v1 manifests (no digest) are keyed differently and refused
+ * by the magic. */
+static const uint8_t MANIFEST_MAGIC[8] = {'H', 'O', 'L', 'O', 'P', 'C', '2', 0};
+static const char MANIFEST_TAG[] = "holo/prompt-manifest/v2";
+#define MANIFEST_HEAD 52u
 static const uint8_t RECORD_MAGIC[8] = {'H', 'O', 'L', 'O', 'W', 'S', '1', 0};
 
 holo_status holo_prompt_cache_init(holo_prompt_cache *pc, uint32_t max_entries, uint64_t budget, holo_warm_store *store,
@@ -40,16 +46,35 @@ void holo_prompt_cache_free(holo_prompt_cache *pc, holo_gen *g) {
   pc->e = 0;
 }
 
-/* keys[L-1] = key of tokens[0..L). */
-static void prefix_keys(holo_gen *g, const uint32_t *tokens, uint32_t n, uint8_t (*keys)[32]) {
+static void put_u32(holo_sha256 *c, uint32_t v) {
+  uint8_t b[4];
+  holo_put_u32le(b, v);
+  holo_sha256_update(c, b, 4);
+}
+
+/* keys[L-1] = key of tokens[0..L). The preimage holds everything that
+ * decides the state and logits after the prefix (docs/generation.md):
+ * the archive, the code that computes it, which ports are token, position,
+ * logits and state, the initial state, then the tokens. */
+static void prefix_keys(const holo_prompt_cache *pc, holo_gen *g, const uint32_t *tokens, uint32_t n,
+                        uint8_t (*keys)[32]) {
+  static const char tag[] = "holo/prompt-cache/v2";
   holo_sha256 c;
   holo_sha256_init(&c);
-  holo_sha256_update(&c, "holo/prompt-cache/v1", 21);
+  holo_sha256_update(&c, tag, sizeof tag);
   holo_sha256_update(&c, holo_session_archive_label(g->s), HOLO_LABEL_LEN);
+  holo_sha256_update(&c, pc->code, 32);
+  put_u32(&c, g->m.token_input);
+  put_u32(&c, g->m.position_input < 0 ? UINT32_MAX : (uint32_t)g->m.position_input);
+  put_u32(&c, g->m.logits_output);
+  put_u32(&c, g->n_state);
+  for (uint32_t k = 0; k < g->n_state; k++) {
+    put_u32(&c, g->c.input[k]);
+    put_u32(&c, g->c.output[k]);
+    holo_sha256_update(&c, g->init_state[k], 32);
+  }
   for (uint32_t i = 0; i < n; i++) {
-    uint8_t b[4];
-    holo_put_u32le(b, tokens[i]);
-    holo_sha256_update(&c, b, 4);
+    put_u32(&c, tokens[i]);
     holo_sha256 f = c;
     holo_sha256_final(&f, keys[i]);
   }
@@ -99,6 +124,14 @@ static holo_prompt_entry *make_room(holo_prompt_cache *pc, uint64_t need) {
   }
 }
 
+static void manifest_digest(const uint8_t *body, size_t len, uint8_t out[32]) {
+  holo_sha256 c;
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, MANIFEST_TAG, sizeof MANIFEST_TAG);
+  holo_sha256_update(&c, body, len);
+  holo_sha256_final(&c, out);
+}
+
 /* Writes the prefix as records under the state values' CONTENT labels (the
  * generator may hold them by computed labels: the bytes are hashed here, once
  * per recorded prefix) and a manifest naming those labels. */
@@ -127,18 +160,21 @@ static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entr
     if (pc->store->put(pc->store->ctx, label, b, rec) == HOLO_OK) pc->stats.store_puts++;
     pc->a.free(pc->a.ctx, b);
   }
-  size_t mlen = 20 + 32 * (size_t)e->n_state + 4 * (size_t)g->vocab;
-  uint8_t *m = pc->a.alloc(pc->a.ctx, mlen, 16);
+  size_t body = MANIFEST_HEAD + 32 * (size_t)e->n_state + 4 * (size_t)g->vocab;
+  uint8_t *m = pc->a.alloc(pc->a.ctx, body + 32, 16);
   if (!m) return;
   holo_memcpy(m, MANIFEST_MAGIC, 8);
   holo_put_u32le(m + 8, e->n_tokens);
   holo_put_u32le(m + 12, e->n_state);
   holo_put_u32le(m + 16, g->vocab);
-  for (uint32_t k = 0; k < e->n_state; k++) holo_memcpy(m + 20 + 32 * k, content[k], 32);
-  holo_memcpy(m + 20 + 32 * e->n_state, e->logits, 4 * (size_t)g->vocab);
+  holo_memcpy(m + 20, e->key, 32);
+  for (uint32_t k = 0; k < e->n_state; k++)
+    holo_memcpy(m + MANIFEST_HEAD + 32 * k, content[k], 32);
+  holo_memcpy(m + MANIFEST_HEAD + 32 * e->n_state, e->logits, 4 * (size_t)g->vocab);
+  manifest_digest(m, body, m + body);
   char label[HOLO_LABEL_LEN + 1];
   holo_label_render((const holo_digest *)e->key, label);
-  if (pc->store->put(pc->store->ctx, label, m, mlen) == HOLO_OK) pc->stats.store_puts++;
+  if (pc->store->put(pc->store->ctx, label, m, body + 32) == HOLO_OK) pc->stats.store_puts++;
   pc->a.free(pc->a.ctx, m);
 }
 
@@ -174,14 +210,23 @@ static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_
   const uint8_t *m;
   size_t mlen;
   if (pc->store->get(pc->store->ctx, label, &m, &mlen) != HOLO_OK) return 0;
-  if (mlen < 20 || holo_memcmp(m, MANIFEST_MAGIC, 8) || rd32(m + 8) != n_tokens || rd32(m + 12) != g->n_state ||
-      rd32(m + 16) != g->vocab || mlen != 20 + 32 * (size_t)g->n_state + 4 * (size_t)g->vocab)
+  size_t body = MANIFEST_HEAD + 32 * (size_t)g->n_state + 4 * (size_t)g->vocab;
+  uint8_t sum[32];
+  if (mlen == body + 32) manifest_digest(m, body, sum);
+  /* The digest first: nothing of a manifest is read unless all of it is
+   * what was written. */
+  if (mlen != body + 32 || holo_memcmp(sum, m + body, 32) || holo_memcmp(m, MANIFEST_MAGIC, 8) ||
+      rd32(m + 8) != n_tokens || rd32(m + 12) != g->n_state || rd32(m + 16) != g->vocab ||
+      holo_memcmp(m + 20, key, 32)) {
+    pc->stats.store_corrupt++;
     return 0;
+  }
   uint8_t want[HOLO_MAX_STATE][32];
   float *logits = pc->a.alloc(pc->a.ctx, 4 * (size_t)g->vocab, 16);
   if (!logits) return 0;
-  for (uint32_t k = 0; k < g->n_state; k++) holo_memcpy(want[k], m + 20 + 32 * k, 32);
-  holo_memcpy(logits, m + 20 + 32 * g->n_state, 4 * (size_t)g->vocab);
+  for (uint32_t k = 0; k < g->n_state; k++)
+    holo_memcpy(want[k], m + MANIFEST_HEAD + 32 * k, 32);
+  holo_memcpy(logits, m + MANIFEST_HEAD + 32 * g->n_state, 4 * (size_t)g->vocab);
   uint32_t got = 0;
   holo_error err;
   for (; got < g->n_state; got++) {
@@ -204,6 +249,8 @@ static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_
   }
   holo_prompt_entry *e = 0;
   if (got == g->n_state) e = insert(pc, g, key, n_tokens, want, logits);
+  else
+    pc->stats.store_corrupt++; /* a named state record is missing or not what it names */
   for (uint32_t k = 0; k < got; k++) holo__release(g->s, D(want[k])); /* insert holds its own */
   pc->a.free(pc->a.ctx, logits);
   if (e) pc->stats.store_hits++;
@@ -216,12 +263,13 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
   if (pc->s && pc->s != g->s)
     return holo_err(err, HOLO_ERR_ARG, "prefill_cached: the prompt cache holds values of another session");
   pc->s = g->s;
+  if (!pc->have_code) holo__code_identity(g->s, pc->code), pc->have_code = true;
   if (reused) *reused = 0;
   holo_gen_reset(g);
   if (!n) return HOLO_OK;
   uint8_t(*keys)[32] = pc->a.alloc(pc->a.ctx, (size_t)n * 32, 16);
   if (!keys) return holo_err(err, HOLO_ERR_MEMORY, "prefill_cached: out of memory");
-  prefix_keys(g, tokens, n, keys);
+  prefix_keys(pc, g, tokens, n, keys);
   pc->stats.lookups++;
   holo_prompt_entry *hit = 0;
   for (uint32_t L = n; L > 0 && !hit; L--) hit = find(pc, keys[L - 1]);

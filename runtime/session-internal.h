@@ -22,6 +22,10 @@ const void *holo__resident(holo_session *s, const holo_digest *d, size_t *len, u
                            const int64_t **shape);
 void holo__output_view(holo_session *s, uint32_t p, holo_view *v);
 const holo_archive *holo__archive(const holo_session *s);
+/* SHA-256 over what decides the bytes the session computes beyond the
+ * archive: the backend identity and each node's kernel identity (the parts
+ * of every computed label that the archive label does not name). */
+void holo__code_identity(const holo_session *s, uint8_t out[32]);
 /* Derives the label of output k of a node from the operands bound by the
  * last execution (benchmarks: label cost is independent of tensor size). */
 bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out);

@@ -685,6 +685,27 @@ void holo__output_view(holo_session *s, uint32_t p, holo_view *v) {
 
 const holo_archive *holo__archive(const holo_session *s) { return &s->ar; }
 
+static void hash_cstr(holo_sha256 *c, const char *p) {
+  uint32_t n = 0;
+  while (p[n])
+    n++;
+  holo_sha256_update(c, p, n + 1);
+}
+
+void holo__code_identity(const holo_session *s, uint8_t out[32]) {
+  static const char tag[] = "holo/code/v1";
+  holo_sha256 c;
+  uint8_t w[4];
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, tag, sizeof tag);
+  hash_cstr(&c, s->be->identity);
+  holo_put_u32le(w, s->ar.n_nodes);
+  holo_sha256_update(&c, w, 4);
+  for (uint32_t i = 0; i < s->ar.n_nodes; i++)
+    hash_cstr(&c, s->kernels[i]->identity);
+  holo_sha256_final(&c, out);
+}
+
 bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out) {
   if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out) return false;
   const holo_ar_node *n = &s->ar.nodes[node];

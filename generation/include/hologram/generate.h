@@ -289,7 +289,9 @@ void holo_gen_state_labels(const holo_gen *g, char (*out)[HOLO_LABEL_LEN + 1]);
 
 /* --------------------------------------------------------- prompt cache */
 
-/* Explicit prefix table: key = hash(archive label, tokens of a prefix) ->
+/* Explicit prefix table: key = hash(archive label, backend and kernel
+ * identities, the generator's ports, state contract and initial state,
+ * tokens of a prefix; docs/generation.md gives the preimage) ->
  * state labels + logits after it. Entries hold their state values in the
  * session's arena; the table is bounded by the bytes of those values plus
  * the logits, least-recently-used entries evicted first. With a WarmStore,
@@ -306,8 +308,11 @@ typedef struct holo_prompt_entry {
   bool used;
 } holo_prompt_entry;
 
+/* store_corrupt: manifests (or the state records they name) found in the
+ * store and refused — bad digest, other format version, wrong shape or
+ * content; each is a miss and the prefix is recomputed. */
 typedef struct holo_prompt_cache_stats {
-  uint64_t lookups, hits, misses, tokens_reused, inserts, evictions, store_hits, store_puts;
+  uint64_t lookups, hits, misses, tokens_reused, inserts, evictions, store_hits, store_puts, store_corrupt;
 } holo_prompt_cache_stats;
 
 typedef struct holo_prompt_cache {
@@ -318,6 +323,8 @@ typedef struct holo_prompt_cache {
   uint64_t budget, bytes, tick;
   holo_warm_store *store; /* optional */
   holo_prompt_cache_stats stats;
+  uint8_t code[32]; /* holo__code_identity of the session, once it is known */
+  bool have_code;
 } holo_prompt_cache;
 
 holo_status holo_prompt_cache_init(holo_prompt_cache *pc, uint32_t max_entries, uint64_t budget_bytes,
