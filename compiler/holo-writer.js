@@ -1,6 +1,6 @@
 // Writer of the `.holo` archive, version 1.0 (docs/holo-format.md).
 //
-//   writeHolo(graph) -> Uint8Array        graph = the graph JSON of the doc
+//   writeHolo(graph) -> Uint8Array        graph = the graph JSON of docs/holo-format.md §8
 //   constantDigest(dtype, shape, bytes)   -> 64 lowercase hex (§5 content preimage)
 //
 // The output is deterministic (§6): the same graph always gives the same bytes.
@@ -310,7 +310,7 @@ class StringPool {
   }
 }
 
-/** Encode `graph` (graph JSON, §Graph JSON) as a `.holo` archive. */
+/** Encode `graph` (graph JSON, docs/holo-format.md §8) as a `.holo` archive. */
 export function writeHolo(graph) {
   const g = validateGraph(graph);
   const strs = new StringPool();

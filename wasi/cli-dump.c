@@ -1,4 +1,4 @@
-/* `holo dump`: the archive as the graph JSON of docs/graph-json.md, the
+/* `holo dump`: the archive as the graph JSON of docs/holo-format.md §8, the
  * same schema the JS writer takes, so the two sides can be compared. This
  * tool reads the archive layer directly (it is an archive tool). */
 #include <inttypes.h>

@@ -1,6 +1,8 @@
-/* Byte operations without libc. The freestanding wasm build also exports
- * memcpy/memset/memmove/memcmp (runtime/freestanding.c) because the compiler
- * may emit calls to them for struct copies. */
+/* Byte operations without libc. A freestanding build must still supply
+ * memcpy/memset/memmove/memcmp, because the compiler may emit calls to them
+ * for struct copies: the npm package's module defines them over these
+ * (bindings-js/src-c/libc-shim.c), as does the bare-metal board file
+ * (boards/mps2-an386/board.c); holo.wasm and the native builds take libc's. */
 #ifndef HOLOGRAM_MEM_H
 #define HOLOGRAM_MEM_H
 
