@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../bindings-js/index.js';
+import { convert } from '../../compiler/convert.js';
+import { NODE_WASI_FLAGS } from '../../tools/wasi-run.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILT_NATIVE = process.env.HOLO_BIN ?? join(ROOT, 'build', 'native', 'holo'); // override to test an ASan build
@@ -35,8 +37,9 @@ if (existsSync(BUILT_WASM)) copyFileSync(BUILT_WASM, WASM);
 const wasmModule = existsSync(WASM) ? await WebAssembly.compile(readFileSync(WASM)) : null;
 
 // Each call runs in its own node process, as `wasmtime run --dir . holo.wasm`
-// would: many node:wasi instances in one process (stdio redirected to files)
-// crash node 20 at garbage collection.
+// would, with the flags tools/wasi-run.mjs uses: node 20's node:wasi fast API
+// calls can start a GC where none is allowed and corrupt the heap (SIGSEGV;
+// docs/decisions.md 19).
 const RUNNER = `
 import fs from 'node:fs';
 import { WASI } from 'node:wasi';
@@ -49,7 +52,7 @@ process.exitCode = w.start(inst);
 /** holo.wasm with \`preopens\` (default: WORK as '.'), like \`wasmtime run --dir . holo.wasm ...\` in WORK. */
 function wasi(args, preopens = { '.': WORK }) {
   if (!wasmModule) assert.unreachable('build/wasm/holo.wasm not built');
-  const r = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', RUNNER, WASM, JSON.stringify(preopens), ...args],
+  const r = spawnSync(process.execPath, ['--no-warnings', ...NODE_WASI_FLAGS, '--input-type=module', '-e', RUNNER, WASM, JSON.stringify(preopens), ...args],
     { cwd: WORK, encoding: 'utf8', timeout: 30000 });
   if (r.error) throw r.error;
   return { status: r.status ?? `signal ${r.signal}`, stdout: r.stdout, stderr: r.stderr };
@@ -373,6 +376,77 @@ test('dump: WASI equals native', () => {
   ok(w, 'wasi');
   assert.is(w.stdout, n.stdout);
   assert.ok(JSON.parse(w.stdout).nodes.length > 0);
+});
+
+// --- generate: the same tokens from both builds, and no crash under node:wasi ---
+
+const VOCAB = 'abcdefghijklmnopqrstuvwxyz .,!?;'; // the gen-* fixtures' 32 tokens
+/** generate's summary (stderr JSON) without the timings. */
+const genStats = (r, what) => {
+  const j = JSON.parse(r.stderr.trim().split('\n').pop());
+  for (const k of ['prefill_ms', 'decode_ms', 'tokens_per_s']) {
+    assert.type(j[k], 'number', `${what}: ${k}`);
+    delete j[k];
+  }
+  return j;
+};
+/** `holo generate args` in both builds: exit 0, equal text and counters; returns the text. */
+function genBoth(args, what) {
+  const w = wasi(['generate', ...args]), n = native(['generate', ...args]);
+  ok(w, `${what} (wasi)`);
+  ok(n, `${what} (native)`);
+  assert.is(w.stdout, n.stdout, `${what}: WASI and native text differ`);
+  assert.equal(genStats(w, what), genStats(n, what), `${what}: counters differ`);
+  assert.ok(w.stdout.endsWith('\n'), `${what}: the text ends with a newline`);
+  return w.stdout.slice(0, -1);
+}
+
+test('generate on gen-bigram: greedy, seeded samplers, --regex, --stop-token; WASI equals native', () => {
+  const base = ['fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--max-tokens', '48'];
+  const greedy = genBoth([...base, '--greedy'], 'greedy');
+  assert.is(greedy.length, 48);
+  const s7 = genBoth([...base, '--seed', '7', '--temperature', '1.2', '--top-k', '8'], 'seed 7');
+  assert.is(s7.length, 48);
+  assert.is.not(s7, greedy);
+  const s8 = genBoth([...base, '--seed', '8', '--temperature', '1.2', '--top-k', '8'], 'seed 8');
+  assert.is.not(s8, s7, 'the seed changes the sample');
+  genBoth([...base, '--seed', '3', '--top-p', '0.9', '--min-p', '0.05', '--repetition-penalty', '1.3'], 'top-p/min-p/penalty');
+  genBoth([...base, '--seed', '5', '--mirostat', '3', '--eta', '0.2'], 'mirostat');
+  for (const re of ['[a-z ]+', '[a-z]+']) {
+    const t = genBoth([...base, '--seed', '3', '--regex', re], `--regex ${re}`);
+    assert.is(t.length, 48);
+    assert.match(t, new RegExp(`^${re}$`), `--regex ${re}: ${t}`);
+  }
+  const stop = VOCAB.indexOf(greedy[5]);
+  const cut = genBoth([...base, '--greedy', '--stop-token', String(stop)], '--stop-token');
+  assert.is(cut, greedy.slice(0, greedy.indexOf(greedy[5])));
+  // token ids in, speculative decoding with a draft: the step target's greedy text
+  const seq = ['--greedy', '--prompt-tokens', '1,2,3', '--max-tokens', '20', '--vocab', VOCAB];
+  const step = genBoth(['fx/gen-seq-step.holo', ...seq], 'gen-seq-step');
+  assert.is(genBoth(['fx/gen-seq.holo', '--draft', 'fx/gen-seq-draft.holo', '--k', '3', ...seq], '--draft'), step);
+});
+
+// The char-LM is the case that crashed: 18 of 20 runs of this command died with
+// SIGSEGV/SIGTRAP under node:wasi without the flags (docs/decisions.md 19).
+// Six runs through tools/wasi-run.mjs itself: with the unfixed runner the chance
+// that all six survive was about 1e-6.
+test('generate on the char-LM through tools/wasi-run.mjs: no crash in 6 runs, text equals native', () => {
+  if (!existsSync(p('charlm.holo')))
+    writeFileSync(p('charlm.holo'), convert(readFileSync(join(ROOT, 'models', 'charlm', 'charlm.onnx'))).holo);
+  const args = ['generate', 'charlm.holo', '--prompt', 'And God said', '--max-tokens', '48'];
+  const cases = [['--greedy'], ['--seed', '11', '--temperature', '0.8', '--top-k', '20'], ['--seed', '4', '--regex', '[a-z ]+']];
+  for (const extra of cases) {
+    const n = native([...args, ...extra]);
+    ok(n, `native ${extra}`);
+    for (let run = 0; run < 2; run++) {
+      const w = spawnSync(process.execPath, [join(ROOT, 'tools', 'wasi-run.mjs'), ...args, ...extra], { cwd: WORK, encoding: 'utf8', timeout: 120000 });
+      if (w.error) throw w.error;
+      assert.is(w.signal, null, `${extra} run ${run}: node died of ${w.signal}; stderr: ${w.stderr}`);
+      ok(w, `wasi-run ${extra} run ${run}`);
+      assert.is(w.stdout, n.stdout, `${extra} run ${run}: WASI and native text differ`);
+      assert.equal(genStats(w, 'wasi'), genStats(n, 'native'));
+    }
+  }
 });
 
 const loadLine = (t) => {
