@@ -15,6 +15,7 @@ for src in tests/c/test_*.c; do
   p=$(grep -oP '\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
   f=$(grep -oP '\[  FAILED  \] \K[0-9]+' <<<"$out" | tail -1); f=${f:-0}
   if [ $rc -ne 0 ] && [ "$f" = 0 ]; then f=1; echo "$out" | tail -30; fi
+  if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; echo "C $name: ran zero tests"; fi
   [ "$f" != 0 ] && grep -E "FAILED|error|Error" <<<"$out" | head -20
   echo "C $name: $p passed, $f failed"
   add "$p" "$f"
@@ -26,6 +27,7 @@ echo "$out" | grep -vE '^\s*$' | tail -40
 line=$(grep -oP '^js: \K[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -1)
 if [ -n "$line" ]; then
   add "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+  [ "$line" = "0 passed, 0 failed" ] && { echo "JS: ran zero tests"; add 0 1; }
 else
   echo "JS: runner produced no summary"; add 0 1
 fi
@@ -40,6 +42,7 @@ suite() {
   line=$(grep -oP "^$name: \K[0-9]+ passed, [0-9]+ failed" <<<"$out" | tail -1)
   if [ -n "$line" ]; then
     add "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+    [ "$line" = "0 passed, 0 failed" ] && { echo "$name: ran zero tests"; add 0 1; }
     [ $rc -ne 0 ] && [ "$(cut -d' ' -f3 <<<"$line")" = 0 ] && add 0 1
   else
     echo "$name: produced no summary (exit $rc)"; add 0 1
