@@ -19,6 +19,8 @@ import ort from 'onnxruntime-node';
 import { convert, backendHasOp } from '../../compiler/convert.js';
 import * as foldConstants from '../../compiler/rewrites/fold-constants.js';
 import { OPS } from '../../compiler/onnx-ops.js';
+import { KernelFolder } from '../../compiler/fold-runtime.js';
+import { IR } from '../../compiler/ir.js';
 import { init } from '../../bindings-js/index.js';
 import { OnnxBuilder } from './onnx-build.mjs';
 
@@ -383,6 +385,25 @@ test('folding is deterministic: two conversions give the same archive, independe
   const nf = convert(model(c, []), { fold: false });
   assert.is(nf.report.nodes, 1);
   assert.equal(execute(rtSimd, nf.holo, []), execute(rtSimd, a, []));
+});
+
+test('a trap in a fold leaves the node and the next fold gets a fresh instance', () => {
+  let made = 0;
+  const fresh = () => {
+    made++;
+    if (made === 1) return { load() { const e = new Error('wasm trap in holo_wasm_load: unreachable'); e.code = 'TRAP'; throw e; }, dispose() {} };
+    return rtScalar;
+  };
+  const folder = new KernelFolder(fresh);
+  const ir = new IR();
+  const c = vec(F, [-1, 300, 3e9, 2.5]);
+  ir.addConst('c', c.dtype, c.dims, c.bytes);
+  const mk = (o) => { ir.addValue({ name: o, dtype: D.u8, shape: [4], kind: 'node' }); return { op: 'Cast', name: o, inputs: ['c'], outputs: [o], attrs: { to: { type: 'int', value: D.u8 } } }; };
+  assert.is(foldConstants.foldNode(ir, mk('a'), folder), false);
+  assert.match(ir.log.join('\n'), /runtime trapped on 'Cast'/);
+  assert.is(foldConstants.foldNode(ir, mk('b'), folder), 'const');
+  assert.is(made, 2);
+  assert.equal([...ir.get('b').bytes], [0, 255, 255, 2]);
 });
 
 test.after(() => console.log(`\nfold-equiv: ${tally.cases} folded/fed pairs: ${tally.folded} folded with the runtime's bytes, ${tally.refused} refused alike`));
