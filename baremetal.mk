@@ -13,8 +13,10 @@ BM         := build/baremetal
 BM_ARCH    := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 # -fno-tree-loop-distribute-patterns: gcc would otherwise turn the core's
 # own byte loops (runtime/mem.c) into calls to memcpy, which forwards to them.
+# HOLO_MEMO_MAX_SLOTS: the graph memo's table capped at 256 records (17 KiB
+# instead of 1.1 MiB of the board's 4 MiB; a cache, so same bytes and labels).
 BM_CFLAGS  := $(BM_ARCH) -std=c11 $(WARN) -O2 -g -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
-              -fno-math-errno -ffp-contract=off -ffunction-sections -fdata-sections $(INC)
+              -fno-math-errno -ffp-contract=off -ffunction-sections -fdata-sections -DHOLO_MEMO_MAX_SLOTS=256u $(INC)
 BM_CORE_SRC  := $(filter-out kernels-wasm-simd/parallel-pthread.c,$(CORE_SRC))
 BM_BOARD_SRC := $(sort $(wildcard $(BM_BOARD)/*.c))
 BM_CORE_OBJ  := $(patsubst %.c,$(BM)/obj/%.o,$(BM_CORE_SRC))
@@ -23,9 +25,9 @@ BM_BOARD_OBJ := $(patsubst %.c,$(BM)/obj/%.o,$(BM_BOARD_SRC))
 .PHONY: baremetal baremetal-size
 baremetal: $(BM)/holo-board.elf $(BM)/core.o
 
-$(BM)/obj/$(BM_BOARD)/%.o: $(BM_BOARD)/%.c $(HDRS) $(wildcard $(BM_BOARD)/*.h)
+$(BM)/obj/$(BM_BOARD)/%.o: $(BM_BOARD)/%.c $(HDRS) $(wildcard $(BM_BOARD)/*.h) baremetal.mk
 	@mkdir -p $(@D); $(BM_CC) $(BM_CFLAGS) -Iruntime -c $< -o $@
-$(BM)/obj/%.o: %.c $(HDRS)
+$(BM)/obj/%.o: %.c $(HDRS) baremetal.mk
 	@mkdir -p $(@D); $(BM_CC) $(BM_CFLAGS) -c $< -o $@
 $(BM)/obj/archive.o: $(BM_BOARD)/archive.S $(BM_ARCHIVE)
 	@mkdir -p $(@D); $(BM_CC) $(BM_ARCH) -DHOLO_BOARD_ARCHIVE='"$(BM_ARCHIVE)"' -c $< -o $@
@@ -40,5 +42,6 @@ $(BM)/holo-board.elf: $(BM_CORE_OBJ) $(BM_BOARD_OBJ) $(BM)/obj/archive.o $(BM_BO
 	  $(BM_CORE_OBJ) $(BM_BOARD_OBJ) $(BM)/obj/archive.o -lgcc -o $@
 
 baremetal-size: baremetal
-	$(BM_SIZE) -A $(BM)/core.o | awk '/^\.(text|rodata)/ {s += $$2} END {print "core text+rodata:", s}'
-	$(BM_SIZE) $(BM)/holo-board.elf
+	@$(BM_SIZE) -A $(BM)/core.o | awk '/^\.(text|rodata)/ {s += $$2} END {print "core.o (before --gc-sections) text+rodata:", s}'
+	@echo "kept in the image, by origin (text+rodata):"; perl $(BM_BOARD)/map-sizes.pl $(BM)/holo-board.map
+	@$(BM_SIZE) -A $(BM)/holo-board.elf | grep -E '^(section|\.text|\.data|\.bss|\.heap|\.stack)'

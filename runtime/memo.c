@@ -5,6 +5,15 @@
 
 #define WAYS 4u
 
+/* A build for a small-RAM target caps the table (16384 records of one
+ * output are 1.1 MiB; boards/mps2-an386 builds with 256). The memo is a
+ * cache: its size changes hit rates, never bytes or labels. */
+#ifndef HOLO_MEMO_MAX_SLOTS
+#define HOLO_MEMO_MAX_SLOTS 16384u
+#endif
+_Static_assert(HOLO_MEMO_MAX_SLOTS >= 2 * WAYS && (HOLO_MEMO_MAX_SLOTS & (HOLO_MEMO_MAX_SLOTS - 1)) == 0,
+               "HOLO_MEMO_MAX_SLOTS: a power of two, at least two sets");
+
 /* First slot of one of the key's two sets (keys are SHA-256 digests: any
  * bytes are uniform, so bytes 0-3 and 4-7 are independent hashes). Two
  * choices, not one: with a single 4-way set per key, 2,004 keys in 4,096
@@ -23,6 +32,7 @@ holo_status holo_memo_init(holo_memo *m, const holo_allocator *a, uint32_t n_out
   m->a = *a;
   m->n_out = n_out;
   m->slots = n_out <= 2 ? 16384 : n_out <= 8 ? 4096 : n_out <= 64 ? 512 : 64;
+  if (m->slots > HOLO_MEMO_MAX_SLOTS) m->slots = HOLO_MEMO_MAX_SLOTS;
   size_t outs = (size_t)m->slots * (n_out ? n_out : 1) * sizeof(holo_digest);
   m->keys = a->alloc(a->ctx, m->slots * sizeof(holo_digest), 16);
   m->used = a->alloc(a->ctx, m->slots * sizeof(uint32_t), 16);

@@ -192,6 +192,8 @@ static int session_run(run *r) {
   sh_printf("board: load %llu us, label %s, backend %s (%s kernels)\n",
             (unsigned long long)((sh_elapsed_ns() - t0) / 1000), holo_session_archive_label(s),
             holo_session_backend_identity(s), holo_cpu_backend_variant());
+  board_heap_stats h = board_heap();
+  sh_printf("board: heap after load: in_use=%zu (session tables, graph memo, constant cone)\n", h.in_use);
   int rc = plan(r, s);
   size_t records = rc ? 0 : r->in_len / r->rec_in;
   for (size_t i = 0; i < records && rc == 0; i++)
