@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The C suites built for wasm32-wasi (tests/wasm-tests.mk: simd128 and
+# relaxed SIMD), run under node:wasi (tools/wasi-test-run.mjs). Prints one
+# line per suite and variant and last `wasm-c: N passed, N failed`; exits
+# non-zero on any failure, a build failure, or zero tests.
+# WASM_C_VARIANTS / WASM_C_SUITES narrow the run (space-separated names).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+pairs=()
+for vs in $(make -s wasm-tests-list); do
+  v=${vs%%/*} s=${vs#*/}
+  [ -n "${WASM_C_VARIANTS:-}" ] && [[ " $WASM_C_VARIANTS " != *" $v "* ]] && continue
+  [ -n "${WASM_C_SUITES:-}" ] && [[ " $WASM_C_SUITES " != *" $s "* ]] && continue
+  pairs+=("$vs")
+done
+pass=0; fail=0; skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+targets=()
+for vs in "${pairs[@]}"; do targets+=("build/wasm-test/$vs.wasm"); done
+# -k: one suite that does not build must not keep the others from running
+make -s -k -j"${WASM_C_JOBS:-2}" "${targets[@]}" >"$log" 2>&1 || true
+
+for vs in "${pairs[@]}"; do
+  v=${vs%%/*} s=${vs#*/} w=build/wasm-test/$vs.wasm
+  # not up to date after the build: it failed, or a source changed since
+  # (other work in the tree); one more try, then a stale .wasm never runs
+  if ! make -s -q "$w" 2>/dev/null && ! make -s "$w" >>"$log" 2>&1; then
+    echo "wasm-c $v $s: BUILD FAILED"; grep -E "error" "$log" | grep -F "$s" | head -10
+    fail=$((fail + 1)); continue
+  fi
+  out=$(timeout "${WASM_C_TIMEOUT:-300}" node tools/wasi-test-run.mjs "$w" 2>&1); rc=$?
+  p=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
+  f=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= test)' <<<"$out" | tail -1); f=${f:-0}
+  k=$(grep -oP '^\[  SKIPPED \] \K[0-9]+(?= test)' <<<"$out" | tail -1); k=${k:-0}
+  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then
+    f=1; echo "$out" | tail -20
+    [ $rc -eq 124 ] && echo "wasm-c $v $s: timed out"
+  fi
+  [ "$f" != 0 ] && grep -E '^\[  (ERROR|FAILED) |^\[   LINE   \]' <<<"$out" | head -20
+  echo "wasm-c $v $s: $p passed, $f failed$([ "$k" != 0 ] && echo ", $k skipped")"
+  pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + k))
+done
+[ $pass -eq 0 ] && [ $fail -eq 0 ] && { echo "wasm-c: zero tests ran"; fail=1; }
+echo "wasm-c: skipped $skip test(s) that cannot run under WASI (tests/wasm-tests.mk)"
+echo "wasm-c: $pass passed, $fail failed"
+[ $fail -eq 0 ]
