@@ -137,4 +137,5 @@ bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/g
 .PHONY: bench-generate
 bench-generate: $(PKG_WASM)/hologram-simd128.wasm
 	$(NODE) $(NODE_FLAGS) bench/generate.mjs $(GEN_ARGS)
+include tests/wasm-tests.mk
 include baremetal.mk
