@@ -72,3 +72,6 @@ fuzz-regress: fuzz-build
 
 fuzz-clean:
 	rm -rf $(FZ)
+
+# The converter fuzzer (Jazzer.js): make fuzz-convert, fuzz-convert-regress.
+include tests/fuzz/convert.mk

@@ -154,7 +154,7 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     if (inp.nonTensor) throw new Error(`unsupported input '${inp.name}': type ${inp.nonTensor} (only tensors are supported)`);
     if (!DTYPE_SIZE.has(inp.dtype)) throw new Error(`unsupported input '${inp.name}': data type ${dtypeName(inp.dtype)}`);
     let shape;
-    if (shapes[inp.name]) shape = [...shapes[inp.name]];
+    if (Object.hasOwn(shapes, inp.name)) shape = [...shapes[inp.name]]; // own keys only: an input may be named 'constructor'
     else if (inp.shape === null) throw new Error(`unsupported input '${inp.name}': unknown rank (give it with --shape ${inp.name}=d0,d1,...)`);
     else shape = inp.shape.map((d, k) => (typeof d === 'string' ? (bind.has(d) ? bind.get(d) : d) : d === null ? symbolFor(inp.name, k, usedSyms) : d));
     if (shape.length > 8) throw new Error(`unsupported input '${inp.name}': rank ${shape.length} exceeds 8`);
@@ -197,6 +197,7 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     },
     reshapeTo(x, want) {
       const v = ir.get(x);
+      if (!v) throw new Error(`a required input of ${nodeDesc(cur)} (${cur.opType}) is missing`);
       if (v.kind === 'const') {
         const shape = reshapeShape(v.shape, want, 0);
         if (!shape || !isConcrete(shape)) throw new Error(`internal: cannot reshape constant '${x}' ${JSON.stringify(v.shape)} to ${JSON.stringify(want)}`);
@@ -227,12 +228,15 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     report.ops[n.opType] = (report.ops[n.opType] ?? 0) + 1;
     const where = `${nodeDesc(n)}`;
     if (n.domain && n.domain !== 'ai.onnx') throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
-    const spec = OPS[n.opType];
+    const spec = OPS[n.opType]; // OPS has no prototype: 'constructor' is no op
     if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
     for (const [k, a] of Object.entries(n.attrs)) {
       if (!spec.attrs.includes(k)) throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is not supported (opset ${opset})`);
       if (a.type === 'graph' || a.type === 'other') throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is ${a.why}`);
     }
+    // every input is defined before the normalizer reads it (ctx.value of an
+    // undefined name is undefined; emit's own check comes too late for those)
+    for (const i of n.inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${where} (${n.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);
     try {
       spec.norm(ctx, n);
     } catch (e) {
@@ -310,6 +314,17 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   for (const o of ir.outputs) gb.output(valueId(o));
   const graph = gb.toJSON();
   const holo = writeHolo(graph);
+  if (checkBackend && runtimeRt) {
+    // The backend's own load is the last check: a graph it refuses (a kernel
+    // that lacks these dtypes, an output too large to address) is refused
+    // here, naming why, rather than written as a file that never loads. Only
+    // this host's memory (MEMORY, BUDGET) is not held against the graph.
+    try {
+      runtimeRt.load(holo).dispose();
+    } catch (e) {
+      if (e?.code !== 'MEMORY' && e?.code !== 'BUDGET') throw new Error(`the backend refuses the converted graph: ${e?.message ?? String(e)}`, { cause: e });
+    }
+  }
 
   report.backendChecked = !!(checkBackend && runtimeRt);
   report.wasmFolding = fold.available;

@@ -7,9 +7,9 @@
 // `OPS[op] = { attrs: [known attribute names], norm(ctx, node) }`. A node with
 // an attribute not listed is refused (it may change the semantics). `norm`
 // emits canonical nodes through ctx.emit and may return nothing.
-import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName } from './ir.js';
+import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
-export class Unsupported extends Error {}
+export { Unsupported };
 
 const ones = (n) => Array(n).fill(1);
 const zeros = (n) => Array(n).fill(0);
@@ -65,7 +65,8 @@ function withDefaults(node, defaults) {
   return out;
 }
 
-export const OPS = {};
+// null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
+export const OPS = Object.create(null);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -178,11 +179,15 @@ OPS.Concat = {
 };
 
 function spatialRank(ctx, n, useW) {
+  const check = (r, what) => {
+    if (r < 3) throw new Unsupported(`${what} has rank ${r}: ${n.opType} needs [N, C, spatial...] (rank 3 or more)`);
+    return r - 2;
+  };
   const xs = ctx.shape(n.inputs[0]);
-  if (xs) return xs.length - 2;
-  if (useW) { const ws = ctx.shape(n.inputs[1]); if (ws) return ws.length - 2; }
-  const ks = attr(n, 'kernel_shape');
-  return ks ? ks.length : null;
+  if (xs) return check(xs.length, 'input X');
+  if (useW) { const ws = ctx.shape(n.inputs[1]); if (ws) return check(ws.length, 'weight W'); }
+  const ks = attr(n, 'kernel_shape', []);
+  return ks.length ? ks.length : null;
 }
 
 function windowAttrs(ctx, n, nsp, kernelFromW) {

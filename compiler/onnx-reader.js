@@ -24,6 +24,8 @@ export const DTYPE_NAME = {
   9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64', 14: 'complex64', 15: 'complex128', 16: 'bfloat16',
 };
 export const dtypeName = (d) => DTYPE_NAME[d] ?? `dtype ${d}`;
+/** Largest tensor the converter materialises: the 32-bit runtime addresses less than 4 GiB. */
+export const MAX_TENSOR_BYTES = 2 ** 32 - 1;
 
 const utf8 = new TextDecoder();
 
@@ -44,6 +46,9 @@ export function int64Big(v) {
   return typeof x === 'bigint' ? x : BigInt(x);
 }
 
+// The TensorProto field holding the elements of each dtype (when not raw_data).
+const DATA_FIELD = { 1: ['floatData', 'float_data'], 11: ['doubleData', 'double_data'], 7: ['int64Data', 'int64_data'], 12: ['uint64Data', 'uint64_data'], 13: ['uint64Data', 'uint64_data'] };
+
 /** A decoded TensorProto -> { name, dtype, dims, bytes }. */
 export function tensorFromProto(tp, what = `tensor '${tp.name ?? ''}'`) {
   const dtype = tp.dataType ?? 0;
@@ -59,34 +64,33 @@ export function tensorFromProto(tp, what = `tensor '${tp.name ?? ''}'`) {
   const size = DTYPE_SIZE.get(dtype);
   const numel = dims.reduce((a, d) => a * d, 1);
   const nbytes = numel * size;
-  const out = new Uint8Array(nbytes);
-  const dv = new DataView(out.buffer);
+  // The element count is checked against the data actually present before
+  // anything is allocated: a declared dim must not make the converter
+  // allocate (a 2^40-element initializer with 8 bytes of raw_data is refused).
+  if (!Number.isSafeInteger(nbytes) || nbytes > MAX_TENSOR_BYTES)
+    throw new Error(`${what}: dims ${JSON.stringify(dims)} x ${size} bytes exceed the ${MAX_TENSOR_BYTES}-byte limit of a tensor`);
   const raw = tp.rawData;
   if (raw && raw.length) {
     if (raw.length !== nbytes) throw new Error(`${what}: raw_data has ${raw.length} bytes, dims ${JSON.stringify(dims)} x ${size} need ${nbytes}`);
-    out.set(raw);
-    return { name: tp.name ?? '', dtype, dims, bytes: out };
+    return { name: tp.name ?? '', dtype, dims, bytes: new Uint8Array(raw) };
   }
-  const field = (arr, name) => {
-    arr = arr ?? [];
-    if (arr.length !== numel) {
-      if (numel === 0 && arr.length === 0) return [];
-      throw new Error(`${what}: ${name} has ${arr.length} elements, dims ${JSON.stringify(dims)} need ${numel}`);
-    }
-    return arr;
-  };
+  const [key, pname] = DATA_FIELD[dtype] ?? ['int32Data', 'int32_data'];
+  const data = tp[key] ?? [];
+  if (data.length !== numel) throw new Error(`${what}: ${pname} has ${data.length} elements, dims ${JSON.stringify(dims)} need ${numel}`);
+  const out = new Uint8Array(nbytes);
+  const dv = new DataView(out.buffer);
   switch (dtype) {
-    case 1: field(tp.floatData, 'float_data').forEach((x, i) => dv.setFloat32(4 * i, x, true)); break;
-    case 11: field(tp.doubleData, 'double_data').forEach((x, i) => dv.setFloat64(8 * i, x, true)); break;
-    case 7: field(tp.int64Data, 'int64_data').forEach((x, i) => dv.setBigInt64(8 * i, int64Big(x), true)); break;
-    case 12: field(tp.uint64Data, 'uint64_data').forEach((x, i) => dv.setUint32(4 * i, Number(int64Big(x) & 0xffffffffn), true)); break;
-    case 13: field(tp.uint64Data, 'uint64_data').forEach((x, i) => dv.setBigUint64(8 * i, BigInt.asUintN(64, int64Big(x)), true)); break;
-    case 6: field(tp.int32Data, 'int32_data').forEach((x, i) => dv.setInt32(4 * i, x, true)); break;
-    case 5: field(tp.int32Data, 'int32_data').forEach((x, i) => dv.setInt16(2 * i, x, true)); break;
-    case 4: case 10: field(tp.int32Data, 'int32_data').forEach((x, i) => dv.setUint16(2 * i, x & 0xffff, true)); break;
-    case 3: field(tp.int32Data, 'int32_data').forEach((x, i) => dv.setInt8(i, x)); break;
-    case 2: field(tp.int32Data, 'int32_data').forEach((x, i) => dv.setUint8(i, x & 0xff)); break;
-    case 9: field(tp.int32Data, 'int32_data').forEach((x, i) => dv.setUint8(i, x ? 1 : 0)); break;
+    case 1: data.forEach((x, i) => dv.setFloat32(4 * i, x, true)); break;
+    case 11: data.forEach((x, i) => dv.setFloat64(8 * i, x, true)); break;
+    case 7: data.forEach((x, i) => dv.setBigInt64(8 * i, int64Big(x), true)); break;
+    case 12: data.forEach((x, i) => dv.setUint32(4 * i, Number(int64Big(x) & 0xffffffffn), true)); break;
+    case 13: data.forEach((x, i) => dv.setBigUint64(8 * i, BigInt.asUintN(64, int64Big(x)), true)); break;
+    case 6: data.forEach((x, i) => dv.setInt32(4 * i, x, true)); break;
+    case 5: data.forEach((x, i) => dv.setInt16(2 * i, x, true)); break;
+    case 4: case 10: data.forEach((x, i) => dv.setUint16(2 * i, x & 0xffff, true)); break;
+    case 3: data.forEach((x, i) => dv.setInt8(i, x)); break;
+    case 2: data.forEach((x, i) => dv.setUint8(i, x & 0xff)); break;
+    case 9: data.forEach((x, i) => dv.setUint8(i, x ? 1 : 0)); break;
     default: throw new Error(`${what}: data type ${dtypeName(dtype)} is not supported`);
   }
   return { name: tp.name ?? '', dtype, dims, bytes: out };
@@ -127,7 +131,9 @@ export function decodeAttr(a, where) {
     case ATTR.FLOAT: return { type: 'float', value: a.f ?? 0 };
     case ATTR.INT: return { type: 'int', value: int64(a.i) };
     case ATTR.STRING: return { type: 'string', value: utf8.decode(a.s ?? new Uint8Array()) };
-    case ATTR.TENSOR: return { type: 'tensor', value: tensorFromProto(a.t, `${where} attribute '${a.name}'`) };
+    case ATTR.TENSOR:
+      if (!a.t) throw new Error(`${where} attribute '${a.name}': of type TENSOR but holds no tensor`);
+      return { type: 'tensor', value: tensorFromProto(a.t, `${where} attribute '${a.name}'`) };
     case ATTR.FLOATS: return { type: 'floats', value: [...(a.floats ?? [])] };
     case ATTR.INTS: return { type: 'ints', value: (a.ints ?? []).map(int64) };
     case ATTR.STRINGS: return { type: 'strings', value: (a.strings ?? []).map((s) => utf8.decode(s)) };
@@ -163,17 +169,29 @@ export function decodeValueInfo(vi) {
 function decodeGraph(g) {
   const nodes = (g.node ?? []).map((n, i) => {
     const where = `node '${n.name || `#${i}`}' (${n.opType})`;
-    const attrs = {};
-    for (const a of n.attribute ?? []) attrs[a.name] = decodeAttr(a, where);
+    // null prototype: an attribute named '__proto__' or 'constructor' is an
+    // ordinary (unknown, refused) attribute, not a property of Object
+    const attrs = Object.create(null);
+    for (const a of n.attribute ?? []) {
+      if (Object.hasOwn(attrs, a.name ?? '')) throw new Error(`${where}: attribute '${a.name}' is given twice`);
+      attrs[a.name ?? ''] = decodeAttr(a, where);
+    }
     return { opType: n.opType, domain: n.domain ?? '', name: n.name ?? '', inputs: [...(n.input ?? [])], outputs: [...(n.output ?? [])], attrs };
   });
   const initializers = (g.initializer ?? []).map((t) => tensorFromProto(t, `initializer '${t.name}'`));
+  const inputs = (g.input ?? []).map(decodeValueInfo);
+  const seen = new Set();
+  for (const [k, v] of inputs.entries()) {
+    if (!v.name) throw new Error(`graph input #${k} has no name`);
+    if (seen.has(v.name)) throw new Error(`graph input '${v.name}' is declared twice`);
+    seen.add(v.name);
+  }
   if ((g.sparseInitializer ?? []).length) throw new Error(`sparse initializers are not supported ('${g.sparseInitializer[0].values?.name ?? ''}')`);
   return {
     name: g.name ?? '',
     nodes,
     initializers,
-    inputs: (g.input ?? []).map(decodeValueInfo),
+    inputs,
     outputs: (g.output ?? []).map(decodeValueInfo),
     valueInfo: (g.valueInfo ?? []).map(decodeValueInfo),
   };

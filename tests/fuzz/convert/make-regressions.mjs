@@ -1,0 +1,61 @@
+// Writes the converter's fuzz findings (issue 16) as minimal ONNX files into
+// tests/fuzz/regressions/convert/, with expect.json: the refusal (a regex on
+// the message) or 'archive' each must get. replay.mjs checks both. Each
+// model is the smallest form of a finding of the campaign or of the hostile
+// set (docs/fuzzing.md, "The converter"); run again after adding one.
+//   node tests/fuzz/convert/make-regressions.mjs
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import onnxProto from 'onnx-proto';
+import { model, vi } from './models.mjs';
+
+const AT = onnxProto.onnx.AttributeProto.AttributeType;
+const dir = join(dirname(fileURLToPath(import.meta.url)), '../regressions/convert');
+mkdirSync(dir, { recursive: true });
+const expect = {};
+const reg = (name, bytes, want) => { writeFileSync(join(dir, `${name}.onnx`), bytes); expect[`${name}.onnx`] = want; };
+const relu = (x = 'x', y = 'y') => ({ opType: 'Relu', input: [x], output: [y] });
+
+// TypeError: spec.norm is not a function (OPS['constructor'] was Object)
+reg('op-named-constructor', model({ input: [vi('x', 1, [2])], output: [vi('y', 1, null)], node: [{ opType: 'constructor', input: ['x'], output: ['y'] }] }),
+  "unsupported op 'constructor'.*not implemented");
+// TypeError: shapes[inp.name] is not iterable (an input named like an Object property)
+reg('input-named-constructor', model({ input: [vi('constructor', 1, [2])], output: [vi('y', 1, null)], node: [relu('constructor')] }), 'archive');
+// TypeError: Cannot read properties of null (reading 'dataType')
+reg('tensor-attr-without-tensor', model({ input: [], output: [vi('y', 1, null)], node: [
+  { opType: 'Constant', output: ['y'], attribute: [{ name: 'value', type: AT.TENSOR }] }] }), 'of type TENSOR but holds no tensor');
+// RangeError: Invalid typed array length (allocated from the declared dims)
+reg('initializer-2^40-elements', model({ input: [], output: [vi('w', 1, null)], initializer: [{ name: 'w', dataType: 1, dims: [1048576, 1048576], rawData: new Uint8Array(8) }] }),
+  "initializer 'w': dims \\[1048576,1048576\\] x 4 bytes exceed the 4294967295-byte limit");
+// internal: value 'x' defined twice
+reg('input-declared-twice', model({ input: [vi('x', 1, [2]), vi('x', 6, [3])], output: [vi('y', 1, null)], node: [relu()] }), "graph input 'x' is declared twice");
+// converted, but the archive did not load: LIMIT (output too large to address)
+reg('const-of-shape-2^31', model({ input: [], output: [vi('y', 1, null)], initializer: [{ name: 's', dataType: 7, dims: [1], int64Data: [2147483648] }],
+  node: [{ opType: 'ConstantOfShape', input: ['s'], output: ['y'] }] }), 'the backend refuses the converted graph: .*too large to address');
+// converted, but the archive did not load: Neg of an i64 constant neither
+// folded nor has a kernel (the expanded LayerNormalization test models)
+reg('neg-i64', model({ input: [], output: [vi('y', 7, null)], initializer: [{ name: 'a', dataType: 7, dims: [1], int64Data: [-1] }],
+  node: [{ opType: 'Neg', input: ['a'], output: ['y'] }] }),
+  'the backend refuses the converted graph: .*Neg.*i64');
+// RangeError: Invalid array length (Array(rank - 2) for a rank-1 Conv input)
+reg('conv-rank-1', model({ input: [vi('x', 1, [4]), vi('w', 1, [1, 1, 3])], output: [vi('y', 1, null)], node: [{ opType: 'Conv', input: ['x', 'w'], output: ['y'] }] }),
+  "unsupported op 'Conv'.*input X has rank 1");
+// TypeError: Cannot read properties of undefined (reading 'dtype') (Mean of an undefined input)
+reg('mean-undefined-input', model({ input: [], output: [vi('y', 1, null)], node: [{ opType: 'Mean', input: ['nope'], output: ['y'] }] }),
+  "input 'nope' of .* \\(Mean\\) is not defined before use");
+// TypeError: arr.map is not a function (opset-11 Unsqueeze axes given as INT)
+reg('axes-attr-int', model({ input: [vi('x', 1, [2])], output: [vi('y', 1, null)], node: [
+  { opType: 'Unsqueeze', input: ['x'], output: ['y'], attribute: [{ name: 'axes', type: AT.INT, i: 0 }] }] }, 11),
+  "unsupported op 'Unsqueeze'.*attribute 'axes' is of type int, expected ints or floats");
+// converted silently, reading a STRING axis "1" as 1
+reg('axis-attr-string', model({ input: [vi('x', 1, [2, 3])], output: [vi('y', 1, null)], node: [
+  { opType: 'Softmax', input: ['x'], output: ['y'], attribute: [{ name: 'axis', type: AT.STRING, s: new Uint8Array([49]) }] }] }),
+  "unsupported op 'Softmax'.*attribute 'axis' is of type string");
+// an attribute named '__proto__' replaced the attribute object's prototype
+reg('attr-named-proto', model({ input: [vi('x', 1, [2])], output: [vi('y', 1, null)], node: [
+  { opType: 'Relu', input: ['x'], output: ['y'], attribute: [{ name: '__proto__', type: AT.INT, i: 1 }] }] }),
+  "unsupported op 'Relu'.*attribute '__proto__' is not supported");
+
+writeFileSync(join(dir, 'expect.json'), `${JSON.stringify(expect, null, 2)}\n`);
+console.log(`make-regressions: ${Object.keys(expect).length} regressions in ${dir}`);
