@@ -72,12 +72,14 @@ export function readHolo(input) {
       fail(`sections ${JSON.stringify(sorted[i - 1].id)} and ${JSON.stringify(sorted[i].id)} overlap`);
   for (const id of MANDATORY) if (!sec.has(id)) fail(`missing section ${id}`);
 
-  // ---- counted sections
+  // ---- counted sections (count limits as the C reader's, runtime/archive.c)
+  const LIMIT = { SYMS: MAX_VALUES, META: MAX_VALUES, VALS: MAX_VALUES, CONS: MAX_VALUES, ATTR: MAX_VALUES, NODE: MAX_NODES, IOIX: Math.floor(0xffffffff / 4), STAT: 64 };
   const counted = (id) => {
     const s = sec.get(id);
     if (!s) return { n: 0, base: 0 };
     if (s.len < 4) fail(`section ${id}: length ${s.len} too short for its count`);
     const n = u32(s.off);
+    if (n > LIMIT[id]) fail(`section ${id} count ${n} exceeds the limit ${LIMIT[id]}`);
     const rs = RECORD_SIZE[id];
     if (BigInt(s.len) !== 4n + BigInt(n) * BigInt(rs))
       fail(`section ${id}: length ${s.len} != 4 + count ${n} * ${rs}`);
@@ -102,11 +104,9 @@ export function readHolo(input) {
   for (let i = 0; i < SYMS.n; i++) symbols.push(text(SYMS.base + 8 * i, `symbol ${i}`));
 
   const VALS = counted('VALS');
-  if (VALS.n > MAX_VALUES) fail(`VALS count ${VALS.n} exceeds ${MAX_VALUES}`);
   const CONS = counted('CONS');
   const ATTR = counted('ATTR');
   const NODE = counted('NODE');
-  if (NODE.n > MAX_NODES) fail(`NODE count ${NODE.n} exceeds ${MAX_NODES}`);
   const IOIX = counted('IOIX');
   if (CONS.n > 0 && !sec.has('DATA')) fail('missing section DATA (CONS is not empty)');
 

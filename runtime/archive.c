@@ -152,6 +152,9 @@ static holo_status header(reader *r) {
 static holo_status dims_check(reader *r, holo_ar_value *v, uint32_t i, uint32_t nsyms) {
   if (v->rank == HOLO_RANK_UNKNOWN) {
     if (v->kind != HOLO_VK_NODE) FAIL("value %u (%.*s): unknown rank is only allowed for node outputs", i, (int)v->name.len, v->name.p);
+    /* No dim is used, so all eight slots are unused and zero (as the JS reader checks). */
+    for (uint32_t d = 0; d < HOLO_MAX_RANK; d++)
+      if (v->dims[d] != 0) FAIL("value %u: unused dims slot %u is not zero (rank unknown)", i, d);
     return HOLO_OK;
   }
   if (v->rank > HOLO_MAX_RANK) FAIL("value %u (%.*s): rank %u exceeds %u", i, (int)v->name.len, v->name.p, v->rank, HOLO_MAX_RANK);

@@ -327,6 +327,10 @@ const BAD = [
   }],
   ['bad-output-port-twice', 'multi-out', 'output port', 'output ports [b, b]', (dv, L) => u32(dv, L.outPort(1), dv.getUint32(L.outPort(0), true))],
   ['bad-state-port', 'state', 'port (5, 1) out of range', 'STAT pair 0 names input port 5 of 2', (dv, L) => u32(dv, L.sec.STAT.off + 4, 5)],
+  ['bad-state-count', 'state', 'count 65 exceeds the limit 64', 'STAT count 65: at most 64 state pairs (checked before the length)', (dv, L) => u32(dv, L.sec.STAT.off, 65)],
+  ['bad-unknown-rank-dims', 'symbolic', 'unused dims slot', 'a node output of rank 255 with dims slot 0 = 5 (rank unknown: all eight slots are unused)', (dv, L, buf, j) => {
+    i64(dv, L.val(j.values.findIndex((v) => v.shape === null)) + 16, 5);
+  }],
 ];
 
 // Good vectors that are patches (reader behaviour, not writer output).
