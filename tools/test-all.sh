@@ -52,6 +52,8 @@ suite conformance node tests/conformance/run.mjs --check-baseline
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
 [ -f tests/browser/worker.test.mjs ] && suite browser-worker node tests/browser/worker.test.mjs
 [ -f tests/browser/threads.test.mjs ] && suite browser-threads node tests/browser/threads.test.mjs
+# The core on a bare-metal Cortex-M4F (qemu mps2-an386), bytes vs the wasm build.
+suite baremetal bash tools/test-baremetal.sh
 # Fuzzing (each target FUZZ_SECONDS, 60 in CI) and valgrind over the C suite.
 suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-60}"
 [ "${HOLO_SKIP_VALGRIND:-0}" = 1 ] || suite valgrind bash tools/valgrind.sh
