@@ -24,7 +24,7 @@ FUZZ_CONVERT_OPTS := -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_
 JAZZER_ENV   = HOLO_JAZZER_ADDON=$(abspath $(JAZZER_DIR))/fuzzer-linux-x64.node \
                LD_PRELOAD=$(abspath $(JAZZER_DIR))/libjazzer-compat.so \
                NODE_OPTIONS="--require $(abspath tests/fuzz/convert/jazzer-compat/preload.cjs) --max-old-space-size=512"
-JAZZER_RUN   = node $(JAZZER_CLI) tests/fuzz/convert/fuzz_convert.mjs --sync \
+JAZZER_RUN   = node $(JAZZER_CLI) tests/fuzz/convert/fuzz_convert.mjs --sync --timeout=10000 \
                -i compiler/ -i tests/fuzz/convert/ -e node_modules
 
 .PHONY: fuzz-convert fuzz-convert-regress fuzz-convert-corpus jazzer-compat
