@@ -186,7 +186,9 @@ test('prompt cache: persisted through a node-dir WarmStore, a new process starts
     assert.equal(out.tokens, a.tokens);
     assert.is(out.stats.prefillReused, 8);
     assert.is(out.stats.prefillComputed, 0);
-    assert.is(out.stats.dispatches, out.stats.dispatches); // (decode only)
+    assert.is(out.stats.steps, a.stats.steps - 8, 'decode steps only: the prefill came from the store');
+    assert.is(out.stats.dispatches, b.stats.dispatches, 'the same work as the warm second session');
+    assert.ok(out.stats.dispatches < a.stats.dispatches);
     assert.is(out.pc.storeHits, 1);
     // a corrupted state record is refused (re-hashed against its label): recomputed
     for (const f of fs.readdirSync(dir)) {
