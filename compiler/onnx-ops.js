@@ -423,6 +423,7 @@ function holoDtypeSize(dt) {
 OPS.ConstantOfShape = {
   attrs: ['value'],
   norm(ctx, n) {
+    if (n.attrs.value && n.attrs.value.type !== 'tensor') throw new Unsupported(`attribute 'value' is of type ${n.attrs.value.type}, expected tensor`);
     const v = n.attrs.value ? n.attrs.value.value : { dtype: DT.f32, dims: [1], bytes: new Uint8Array(4) };
     if (v.bytes.length !== holoDtypeSize(v.dtype)) throw new Unsupported(`attribute 'value' must hold exactly one element`);
     // Expand of a rank-0 constant to the shape: the same tensor, with kernels we have.
@@ -439,6 +440,10 @@ OPS.Constant = {
     const keys = Object.keys(n.attrs);
     if (keys.length !== 1) throw new Unsupported(`exactly one value attribute is required, got ${keys.length}`);
     const k = keys[0], v = n.attrs[k].value;
+    const want = { value: 'tensor', value_float: 'float', value_floats: 'floats', value_int: 'int', value_ints: 'ints' }[k];
+    if (want && n.attrs[k].type !== want && !(want === 'float' && n.attrs[k].type === 'int'))
+      throw new Unsupported(`attribute '${k}' is of type ${n.attrs[k].type}, expected ${want}`);
+    if (!n.outputs[0]) throw new Unsupported('the output is missing');
     let dtype, dims, bytes;
     if (k === 'value') ({ dtype, dims, bytes } = v);
     else if (k === 'value_float') { dtype = DT.f32; dims = []; bytes = writeElems(DT.f32, [v]); }

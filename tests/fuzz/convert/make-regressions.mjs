@@ -73,5 +73,14 @@ reg('axis-attr-int64-max', model({ input: [vi('x', 1, [2, 3])], output: [vi('y',
   { opType: 'Softmax', input: ['x'], output: ['y'], attribute: [{ name: 'axis', type: AT.INT, i: '9223372036854775807' }] }] }),
   "unsupported op 'Softmax'.*attribute 'axis' = 9223372036854775807 is out of range");
 
+// TypeError: Cannot read properties of undefined (reading 'length') (ConstantOfShape value of type STRINGS)
+reg('const-of-shape-value-strings', model({ input: [vi('x', 7, [1])], output: [vi('y', 1, null)], node: [
+  { opType: 'ConstantOfShape', input: ['x'], output: ['y'], attribute: [{ name: 'value', type: AT.STRINGS, strings: [new Uint8Array([4])] }] }] }, 9),
+  "unsupported op 'ConstantOfShape'.*attribute 'value' is of type strings, expected tensor");
+// RangeError: 0.5 cannot be converted to a BigInt (Constant value_ints of type FLOATS)
+reg('constant-value-ints-floats', model({ input: [], output: [vi('y', 7, null)], node: [
+  { opType: 'Constant', output: ['y'], attribute: [{ name: 'value_ints', type: AT.FLOATS, floats: [0.5] }] }] }),
+  "unsupported op 'Constant'.*attribute 'value_ints' is of type floats, expected ints");
+
 writeFileSync(join(dir, 'expect.json'), `${JSON.stringify(expect, null, 2)}\n`);
 console.log(`make-regressions: ${Object.keys(expect).length} regressions in ${dir}`);
