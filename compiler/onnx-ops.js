@@ -59,7 +59,7 @@ function withDefaults(node, defaults) {
   for (const [k, d] of Object.entries(defaults)) {
     const has = node.attrs[k] !== undefined;
     if (!has && d === null) throw new Unsupported(`required attribute '${k}' is missing`);
-    const v = has ? node.attrs[k].value : d;
+    const v = has ? attr(node, k, d ?? 0) : d; // attr() checks the type (every default here is a number)
     out[k] = FLOAT_ATTRS.has(k) ? A.float(v) : Number.isInteger(v) ? A.int(v) : A.float(v);
   }
   return out;

@@ -80,6 +80,9 @@ const t0 = Date.now();
 
 // ---- corpus
 const corpusFiles = files(CORPUS);
+// a missing corpus or regression set is a failure, not a quiet pass
+if (corpusFiles.length === 0) fail('corpus', null, `no inputs in ${CORPUS}`);
+if (files(REGRESS).length === 0) fail('regressions', null, `no inputs in ${REGRESS}`);
 for (const f of corpusFiles) {
   const bytes = readFileSync(join(CORPUS, f));
   const r = await pool.run(bytes);
