@@ -172,7 +172,12 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   let cur = null; // the ONNX node being normalized
   const ctx = {
     opset,
-    value: (n) => ir.get(n),
+    value: (n) => {
+      // normalizers ask for the values they need: an absent one is the model's fault
+      const v = ir.get(n);
+      if (!v) throw new Error(`a required input of ${nodeDesc(cur)} (${cur.opType}) is missing`);
+      return v;
+    },
     shape: (n) => ir.get(n)?.shape ?? null,
     sv: (n) => ir.get(n)?.sv ?? null,
     isConst: (n) => ir.isConst(n),

@@ -82,5 +82,9 @@ reg('constant-value-ints-floats', model({ input: [], output: [vi('y', 7, null)],
   { opType: 'Constant', output: ['y'], attribute: [{ name: 'value_ints', type: AT.FLOATS, floats: [0.5] }] }] }),
   "unsupported op 'Constant'.*attribute 'value_ints' is of type floats, expected ints");
 
+// TypeError: Cannot read properties of undefined (reading 'dtype') (opset-7 Clip without inputs; fast-check)
+reg('clip-no-input', model({ input: [], output: [vi('y', 1, null)], node: [{ opType: 'Clip', input: [], output: ['y'] }] }, 7),
+  "a required input of .* \\(Clip\\) is missing");
+
 writeFileSync(join(dir, 'expect.json'), `${JSON.stringify(expect, null, 2)}\n`);
 console.log(`make-regressions: ${Object.keys(expect).length} regressions in ${dir}`);
