@@ -6,6 +6,7 @@
  * prompt's state is cached in DIR, so a later process starts warm. With
  * --draft DRAFT.holo, greedy speculative decoding (a K-token target verifies
  * the draft's proposals in one execution). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +34,57 @@ static const char GEN_USAGE[] =
 
 static int port_of(holo_session *s, const char *v, bool input, int *out) {
   uint32_t n = input ? holo_session_input_count(s) : holo_session_output_count(s);
-  char *end;
-  long k = strtol(v, &end, 10);
-  if (*v && !*end && k >= 0 && (uint32_t)k < n) return *out = (int)k, 0;
+  uint64_t k;
+  if (cli_parse_u64(v, &k, false) && k < n) return *out = (int)k, 0;
   for (uint32_t i = 0; i < n; i++) {
     holo_port_info pi;
     (input ? holo_session_input_info : holo_session_output_info)(s, i, &pi);
     if (pi.name_len == strlen(v) && !memcmp(pi.name, v, pi.name_len)) return *out = (int)i, 0;
   }
   return cli_fail(CLI_USAGE, "generate: no %s port '%s'", input ? "input" : "output", v);
+}
+
+/* The most tokens one call generates (the output buffer is allocated up
+ * front). */
+#define MAX_TOKENS (1u << 24)
+
+/* Speculative proposals per round: generation/speculative.c's bound. */
+#define MAX_K 64
+
+typedef enum { NF_U32, NF_U64, NF_F32 } num_kind;
+#define ANY_U64 0x1p64 /* as a bound: up to UINT64_MAX (which a double cannot hold) */
+typedef struct num_flag {
+  const char *name;
+  num_kind kind;
+  double lo, hi; /* integers: exact in a double, or hi ANY_U64 */
+  bool lo_open, hi_open;
+  void *dst;
+} num_flag;
+
+static int num_flag_parse(const num_flag *f, const char *v) {
+  switch (f->kind) {
+  case NF_U32: return cli_flag_u32(f->name, v, (uint32_t)f->lo, (uint32_t)f->hi, f->dst);
+  case NF_U64:
+    return cli_flag_u64(f->name, v, (uint64_t)f->lo, f->hi >= ANY_U64 ? UINT64_MAX : (uint64_t)f->hi, f->dst);
+  default: return cli_flag_f32(f->name, v, f->lo, f->hi, f->lo_open, f->hi_open, f->dst);
+  }
+}
+
+/* "1,2,3": each a token id below vocab, through the flag parser. */
+static int parse_tokens(const char *list, uint32_t vocab, uint32_t *toks, size_t *n) {
+  char item[32];
+  for (const char *q = list;; q++) {
+    size_t len = strcspn(q, ",");
+    uint64_t t;
+    bool ok = len < sizeof item;
+    if (ok) memcpy(item, q, len), item[len] = 0;
+    if (!ok || !cli_parse_u64(item, &t, false) || t >= vocab)
+      return cli_fail(CLI_USAGE, "--prompt-tokens '%s': expected comma-separated token ids from 0 to %u",
+                      list, vocab - 1);
+    toks[(*n)++] = (uint32_t)t;
+    q += len;
+    if (!*q) return 0;
+  }
 }
 
 int cli_generate_main(int argc, char **argv) {
@@ -52,6 +95,33 @@ int cli_generate_main(int argc, char **argv) {
   holo_sampler_config_default(&sc);
   uint32_t max_tokens = 64;
   int64_t stop = -1;
+  uint64_t stop_token = UINT64_MAX; /* unset */
+  /* Every numeric flag, with the values it accepts (the sampler checks the
+   * combination again: holo_sampler_config_check). */
+  const num_flag num[] = {
+      {"--k", NF_U32, 1, MAX_K, 0, 0, &spec_k},
+      {"--max-tokens", NF_U32, 0, MAX_TOKENS, 0, 0, &max_tokens},
+      {"--top-k", NF_U32, 0, UINT32_MAX, 0, 0, &sc.top_k},
+      {"--penalty-window", NF_U32, 0, UINT32_MAX, 0, 0, &sc.penalty.window},
+      {"--stop-token", NF_U64, 0, UINT32_MAX, 0, 0, &stop_token},
+      {"--seed", NF_U64, 0, ANY_U64, 0, 0, &sc.seed},
+      {"--temperature", NF_F32, 0, HUGE_VAL, 0, 0, &sc.temperature},
+      {"--top-p", NF_F32, 0, 1, 1, 0, &sc.top_p},
+      {"--min-p", NF_F32, 0, 1, 0, 1, &sc.min_p},
+      {"--mirostat", NF_F32, 0, HUGE_VAL, 1, 0, &sc.mirostat_tau},
+      {"--eta", NF_F32, 0, 1, 1, 0, &sc.mirostat_eta},
+      {"--repetition-penalty", NF_F32, 0, HUGE_VAL, 1, 0, &sc.penalty.repetition},
+      {"--frequency-penalty", NF_F32, -HUGE_VAL, HUGE_VAL, 0, 0, &sc.penalty.frequency},
+      {"--presence-penalty", NF_F32, -HUGE_VAL, HUGE_VAL, 0, 0, &sc.penalty.presence},
+  };
+  const struct {
+    const char *name;
+    const char **dst;
+  } str[] = {
+      {"--prompt", &prompt},        {"--prompt-tokens", &prompt_tokens}, {"--vocab", &vocab},
+      {"--regex", &regex},          {"--warm-store", &store_dir},        {"--draft", &draft_file},
+      {"--token-input", &tok_port}, {"--position-input", &pos_port},     {"--logits-output", &logit_port}};
+  int rc = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : 0;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -69,31 +139,20 @@ int cli_generate_main(int argc, char **argv) {
     }
     if (!v) return cli_fail(CLI_USAGE, "generate: %s needs a value", a);
     i++;
-    if (!strcmp(a, "--prompt")) prompt = v;
-    else if (!strcmp(a, "--prompt-tokens")) prompt_tokens = v;
-    else if (!strcmp(a, "--vocab")) vocab = v;
-    else if (!strcmp(a, "--regex")) regex = v;
-    else if (!strcmp(a, "--warm-store")) store_dir = v;
-    else if (!strcmp(a, "--draft")) draft_file = v;
-    else if (!strcmp(a, "--k")) spec_k = (uint32_t)strtoul(v, 0, 10);
-    else if (!strcmp(a, "--token-input")) tok_port = v;
-    else if (!strcmp(a, "--position-input")) pos_port = v;
-    else if (!strcmp(a, "--logits-output")) logit_port = v;
-    else if (!strcmp(a, "--max-tokens")) max_tokens = (uint32_t)strtoul(v, 0, 10);
-    else if (!strcmp(a, "--seed")) sc.seed = strtoull(v, 0, 10);
-    else if (!strcmp(a, "--temperature")) sc.temperature = strtof(v, 0);
-    else if (!strcmp(a, "--top-k")) sc.top_k = (uint32_t)strtoul(v, 0, 10);
-    else if (!strcmp(a, "--top-p")) sc.top_p = strtof(v, 0);
-    else if (!strcmp(a, "--min-p")) sc.min_p = strtof(v, 0);
-    else if (!strcmp(a, "--mirostat")) sc.kind = HOLO_SAMPLER_MIROSTAT_V2, sc.mirostat_tau = strtof(v, 0);
-    else if (!strcmp(a, "--eta")) sc.mirostat_eta = strtof(v, 0);
-    else if (!strcmp(a, "--repetition-penalty")) sc.penalty.repetition = strtof(v, 0);
-    else if (!strcmp(a, "--frequency-penalty")) sc.penalty.frequency = strtof(v, 0);
-    else if (!strcmp(a, "--presence-penalty")) sc.penalty.presence = strtof(v, 0);
-    else if (!strcmp(a, "--penalty-window")) sc.penalty.window = (uint32_t)strtoul(v, 0, 10);
-    else if (!strcmp(a, "--stop-token")) stop = strtoll(v, 0, 10);
-    else return cli_fail(CLI_USAGE, "generate: unknown option '%s' (see holo generate --help)", a);
+    const num_flag *nf = 0;
+    for (size_t k = 0; k < sizeof num / sizeof num[0] && !nf; k++)
+      if (!strcmp(a, num[k].name)) nf = &num[k];
+    const char **sv = 0;
+    for (size_t k = 0; k < sizeof str / sizeof str[0] && !sv && !nf; k++)
+      if (!strcmp(a, str[k].name)) sv = str[k].dst;
+    if (!nf && !sv) return cli_fail(CLI_USAGE, "generate: unknown option '%s' (see holo generate --help)", a);
+    if (sv)
+      *sv = v;
+    else if ((rc = num_flag_parse(nf, v)))
+      return rc;
+    if (!strcmp(a, "--mirostat")) sc.kind = HOLO_SAMPLER_MIROSTAT_V2;
   }
+  if (stop_token != UINT64_MAX) stop = (int64_t)stop_token;
   if (!file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
   if (!prompt && !prompt_tokens) return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
   if (draft_file && (sc.kind != HOLO_SAMPLER_GREEDY || regex))
@@ -101,7 +160,7 @@ int cli_generate_main(int argc, char **argv) {
 
   uint8_t *bytes;
   size_t len;
-  int rc = cli_read_file(file, CLI_ARCHIVE, &bytes, &len);
+  rc = cli_read_file(file, CLI_ARCHIVE, &bytes, &len);
   if (rc) return rc;
   holo_backend be;
   holo_cpu_backend_init(&be);
@@ -191,16 +250,7 @@ int cli_generate_main(int argc, char **argv) {
   size_t n = 0;
   if (prompt_tokens) {
     toks = malloc((strlen(prompt_tokens) / 2 + 2) * 4);
-    for (const char *q = prompt_tokens; *q;) {
-      char *end;
-      unsigned long t = strtoul(q, &end, 10);
-      if (end == q) {
-        rc = cli_fail(CLI_USAGE, "generate: --prompt-tokens must be a comma-separated list of integers");
-        goto out;
-      }
-      toks[n++] = (uint32_t)t;
-      q = *end == ',' ? end + 1 : end;
-    }
+    if ((rc = parse_tokens(prompt_tokens, g.vocab, toks, &n))) goto out;
   } else {
     size_t pl = strlen(prompt);
     toks = malloc((pl + 1) * 4);

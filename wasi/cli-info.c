@@ -6,6 +6,7 @@
 #include "../runtime/archive.h"
 #include "holo-cli.h"
 #include "holo-std.h"
+#include "hologram/cpu_backend.h"
 
 static void text(const char *p, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
@@ -36,8 +37,12 @@ int cli_info(holo_session *s, const cli *c, const uint8_t *bytes, size_t len, do
   holo_archive ar;
   holo_error err = {0};
   if (holo_archive_parse(bytes, len, holo_std_allocator(), &ar, &err)) return holo_cli_fail(c->file, &err, CLI_ARCHIVE);
-  printf("archive: %s\nbytes: %zu\nlabel: %s\nbackend: %s\nkernels: %u\n", c->file, len, holo_session_archive_label(s),
-         holo_session_backend_identity(s), holo_session_kernel_count(s));
+  /* Two fields: the kernel variant compiled in (what runs: scalar, simd128,
+   * relaxed-simd) and the backend identity that enters every computed label
+   * (variants with the same bytes share it: simd128 labels as scalar). */
+  printf("archive: %s\nbytes: %zu\nlabel: %s\nvariant: %s\nidentity: %s\nkernels: %u\n", c->file, len,
+         holo_session_archive_label(s), holo_cpu_backend_variant(), holo_session_backend_identity(s),
+         holo_session_kernel_count(s));
   printf("values: %u\nconstants: %u\nnodes: %u\n", ar.n_values, ar.n_consts, ar.n_nodes);
   for (uint32_t i = 0; i < ar.n_meta; i++) {
     printf("metadata ");

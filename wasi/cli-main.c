@@ -12,8 +12,6 @@
 #include "holo-cli.h"
 #include "holo-std.h"
 
-int cli_generate_main(int argc, char **argv);
-
 static const char USAGE[] =
     "usage: holo VERB FILE.holo [options]     (WASI: wasmtime run --dir . holo.wasm VERB ...)\n"
     "verbs:\n"
@@ -41,29 +39,6 @@ static const char USAGE[] =
     "refine: --passes N (default 8)  --validator stable-labels|stable-bytes (repeatable)\n"
     "        --retry N (RetryPass: up to N extra passes)  --state-in PORT --state-out PORT (pairs)\n"
     "exit codes: 0 ok, 1 usage, 2 bad archive, 3 bad input, 4 resource limit\n";
-
-static bool parse_u64(const char *s, uint64_t *out, bool suffix) {
-  if (!s || *s < '0' || *s > '9') return false;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno) return false;
-  uint64_t mul = 1;
-  if (suffix && *end) {
-    switch (*end) {
-    case 'k': case 'K': mul = 1ull << 10; break;
-    case 'm': case 'M': mul = 1ull << 20; break;
-    case 'g': case 'G': mul = 1ull << 30; break;
-    default: return false;
-    }
-    end++;
-    if (*end == 'i' && end[1] == 'B') end += 2;
-    else if (*end == 'B') end++;
-  }
-  if (*end || (v && mul > UINT64_MAX / v)) return false;
-  *out = (uint64_t)v * mul;
-  return true;
-}
 
 static int add_spec(cli *c, cli_spec_kind kind, const char *raw, int *latest_input) {
   if (c->n_specs >= CLI_MAX_SPECS) return cli_fail(CLI_USAGE, "too many per-port options (at most %d)", CLI_MAX_SPECS);
@@ -128,7 +103,7 @@ static int parse_args(int argc, char **argv, cli *c) {
       v = argv[++i];
     }
     int rc = 0;
-    uint64_t u;
+    uint64_t u = 0;
     if (!strcmp(name, "--input") || !strcmp(name, "-i")) rc = add_spec(c, SPEC_INPUT, v, &latest_input);
     else if (!strcmp(name, "--input-dtype")) rc = add_spec(c, SPEC_DTYPE, v, &latest_input);
     else if (!strcmp(name, "--shape")) rc = add_spec(c, SPEC_SHAPE, v, &latest_input);
@@ -138,20 +113,15 @@ static int parse_args(int argc, char **argv, cli *c) {
     else if (!strcmp(name, "-o") || !strcmp(name, "--output-dir")) c->out_dir = v;
     else if (!strcmp(name, "--warm-store")) c->store_dir = v;
     else if (!strcmp(name, "--memory-budget")) {
-      if (!parse_u64(v, &c->budget, true))
+      if (!cli_parse_u64(v, &c->budget, true))
         return cli_fail(CLI_USAGE, "--memory-budget %s: expected a byte count like 67108864 or 64m", v);
     } else if (!strcmp(name, "--repeat")) {
-      if (!parse_u64(v, &u, false) || u < 1 || u > 1000000)
-        return cli_fail(CLI_USAGE, "--repeat %s: expected a count from 1 to 1000000", v);
+      rc = cli_flag_u64(name, v, 1, 1000000, &u);
       c->repeat = (int)u;
     } else if (!strcmp(name, "--passes")) {
-      if (!parse_u64(v, &u, false) || u < 1 || u > 0x7fffffff)
-        return cli_fail(CLI_USAGE, "--passes %s: expected a count of at least 1", v);
-      c->passes = (uint32_t)u;
+      rc = cli_flag_u32(name, v, 1, 0x7fffffff, &c->passes);
     } else if (!strcmp(name, "--retry")) {
-      if (!parse_u64(v, &u, false) || u < 1 || u > 0x7fffffff)
-        return cli_fail(CLI_USAGE, "--retry %s: expected a count of at least 1 (extra passes)", v);
-      c->retry = (uint32_t)u;
+      rc = cli_flag_u32(name, v, 1, 0x7fffffff, &c->retry);
       c->retry_set = true;
     } else if (!strcmp(name, "--validator")) {
       char buf[128];
@@ -177,25 +147,81 @@ static int parse_args(int argc, char **argv, cli *c) {
   return 0;
 }
 
+/* --- the verbs: one table dispatches them and names them to the user --- */
+
+typedef int (*session_verb)(holo_session *s, cli *c, const uint8_t *bytes, size_t len, double load_ms);
+
+static int verb_info(holo_session *s, cli *c, const uint8_t *bytes, size_t len, double load_ms) {
+  return cli_info(s, c, bytes, len, load_ms);
+}
+static int verb_verify(holo_session *s, cli *c, const uint8_t *bytes, size_t len, double load_ms) {
+  (void)bytes, (void)len, (void)load_ms;
+  holo_error err = {0};
+  if (holo_session_verify_constants(s, &err)) return holo_cli_fail(c->file, &err, CLI_ARCHIVE);
+  printf("verify: %s: every constant label matches its bytes\n", c->file);
+  return 0;
+}
+static int verb_run(holo_session *s, cli *c, const uint8_t *bytes, size_t len, double load_ms) {
+  (void)bytes, (void)len;
+  printf("load_ms: %.3f\n", load_ms);
+  cli_print_counters("load", s);
+  return cli_run(s, c);
+}
+static int verb_bench(holo_session *s, cli *c, const uint8_t *bytes, size_t len, double load_ms) {
+  (void)bytes, (void)len;
+  return cli_bench(s, c, load_ms);
+}
+static int verb_refine(holo_session *s, cli *c, const uint8_t *bytes, size_t len, double load_ms) {
+  (void)bytes, (void)len, (void)load_ms;
+  return cli_refine(s, c);
+}
+
+/* Exactly one of the handlers is set, except for help (none). */
+static const struct verb {
+  const char *name;
+  int (*argv_main)(int argc, char **argv); /* owns its command line */
+  int (*file_main)(const char *path);      /* needs the file, not a session */
+  session_verb session_main;               /* runs on a loaded session */
+} VERBS[] = {
+    {"info", 0, 0, verb_info},
+    {"dump", 0, holo_cli_dump, 0},
+    {"run", 0, 0, verb_run},
+    {"refine", 0, 0, verb_refine},
+    {"bench", 0, 0, verb_bench},
+    {"verify", 0, 0, verb_verify},
+    {"generate", cli_generate_main, 0, 0},
+    /* wasi/cli-generate.c */ {"help", 0, 0, 0},
+};
+#define N_VERBS (sizeof VERBS / sizeof VERBS[0])
+
+static int unknown_verb(const char *v) {
+  char list[256];
+  size_t n = 0;
+  list[0] = 0;
+  for (size_t k = 0; k < N_VERBS && n < sizeof list; k++)
+    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", VERBS[k].name);
+  return cli_fail(CLI_USAGE, "unknown verb '%s' (the verbs: %s; see holo --help)", v, list);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(USAGE, stderr);
     return CLI_USAGE;
   }
-  if (!strcmp(argv[1], "generate")) return cli_generate_main(argc, argv); /* wasi/cli-generate.c */
+  const struct verb *vb = 0;
+  for (size_t k = 0; k < N_VERBS && !vb; k++)
+    if (!strcmp(argv[1], VERBS[k].name)) vb = &VERBS[k];
+  if (vb && vb->argv_main) return vb->argv_main(argc, argv);
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || (i == 1 && !strcmp(argv[i], "help"))) {
       fputs(USAGE, stdout);
       return 0;
     }
-  static const char *VERBS[] = {"info", "dump", "run", "refine", "bench", "verify", 0};
-  bool known = false;
-  for (int k = 0; VERBS[k]; k++) known = known || !strcmp(argv[1], VERBS[k]);
-  if (!known) return cli_fail(CLI_USAGE, "unknown verb '%s' (info dump run refine bench verify; see holo --help)", argv[1]);
+  if (!vb) return unknown_verb(argv[1]);
   static cli c; /* large: keep it off the (1 MiB, WASI) stack */
   int rc = parse_args(argc, argv, &c);
   if (rc) return rc;
-  if (!strcmp(c.verb, "dump")) return holo_cli_dump(c.file);
+  if (vb->file_main) return vb->file_main(c.file);
 
   uint8_t *bytes;
   size_t len;
@@ -227,21 +253,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   if ((rc = cli_resolve_specs(s, &c))) goto out;
-  if (!strcmp(c.verb, "info")) {
-    rc = cli_info(s, &c, bytes, len, load_ms);
-  } else if (!strcmp(c.verb, "verify")) {
-    st = holo_session_verify_constants(s, &err);
-    if (st) rc = holo_cli_fail(c.file, &err, CLI_ARCHIVE);
-    else printf("verify: %s: every constant label matches its bytes\n", c.file);
-  } else if (!strcmp(c.verb, "run")) {
-    printf("load_ms: %.3f\n", load_ms);
-    cli_print_counters("load", s);
-    rc = cli_run(s, &c);
-  } else if (!strcmp(c.verb, "bench")) {
-    rc = cli_bench(s, &c, load_ms);
-  } else {
-    rc = cli_refine(s, &c);
-  }
+  rc = vb->session_main(s, &c, bytes, len, load_ms);
 out:
   holo_session_free(s);
   if (c.store_dir) holo_file_store_close(&fs);

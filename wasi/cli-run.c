@@ -152,14 +152,17 @@ static const char *fmt_shape(const int64_t *shape, uint32_t rank, char *buf, siz
 static bool parse_dims(const char *v, int64_t *shape, uint32_t *rank) {
   *rank = 0;
   if (!*v) return true; /* a scalar */
-  for (const char *p = v;;) {
-    char *end;
-    if (*p < '0' || *p > '9' || *rank >= HOLO_MAX_RANK) return false;
-    long long d = strtoll(p, &end, 10);
-    shape[(*rank)++] = d;
-    if (!*end) return true;
-    if (*end != ',' && *end != 'x') return false;
-    p = end + 1;
+  for (const char *p = v;; p++) {
+    char dim[24];
+    size_t n = strcspn(p, ",x");
+    uint64_t d;
+    if (n >= sizeof dim || *rank >= HOLO_MAX_RANK) return false;
+    memcpy(dim, p, n);
+    dim[n] = 0;
+    if (!cli_parse_u64(dim, &d, false) || d > INT64_MAX) return false;
+    shape[(*rank)++] = (int64_t)d;
+    p += n;
+    if (!*p) return true;
   }
 }
 

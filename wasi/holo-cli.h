@@ -55,6 +55,20 @@ int cli_ensure_dir(const char *dir, int code, const char *what);
 /* Exit code of a runtime status. */
 int cli_exit_code(holo_status st);
 
+/* --- cli-num.c: the one parser of numeric flag values (every verb) --- */
+/* A decimal integer, the whole string: no sign, space, trailing bytes or
+ * overflow; suffix: also k/m/g (KiB/MiB/GiB, then optional B or iB). */
+bool cli_parse_u64(const char *s, uint64_t *out, bool suffix);
+/* A finite decimal number, the whole string (no inf, nan, hex, space). */
+bool cli_parse_f64(const char *s, double *out);
+/* flag's value v in [lo, hi], else a one-line usage error naming flag and
+ * value: returns CLI_USAGE (0 on success). */
+int cli_flag_u64(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint64_t *out);
+int cli_flag_u32(const char *flag, const char *v, uint32_t lo, uint32_t hi, uint32_t *out);
+/* A float between lo and hi (each bound open or closed; +-HUGE_VAL: none). */
+int cli_flag_f32(const char *flag, const char *v, double lo, double hi, bool lo_open, bool hi_open,
+                 float *out);
+
 /* --- cli-npy.c: NumPy .npy (format 1.0/2.0/3.0, little-endian, C order) --- */
 typedef struct cli_npy {
   uint32_t dtype; /* holo dtype */
@@ -103,6 +117,9 @@ int cli_write_npy(const char *path, uint32_t dtype, const int64_t *shape, uint32
  * same k restores the inputs): bench never hits the memo by accident. */
 void cli_inputs_perturb(holo_session *s, cli_inputs *ins, uint32_t k);
 double cli_now_ms(void);
+
+/* --- cli-generate.c: `holo generate` (parses its own command line) --- */
+int cli_generate_main(int argc, char **argv);
 
 /* --- cli-refine.c --- */
 int cli_refine(holo_session *s, const cli *c);

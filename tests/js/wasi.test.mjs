@@ -161,13 +161,15 @@ for (const name of FIXTURES) {
     const s = jsSessions[name];
     assert.match(w.stdout, new RegExp(`^label: ${s.archiveLabel}$`, 'm'));
     assert.match(w.stdout, new RegExp(`^kernels: ${s.kernelCount}$`, 'm'));
-    assert.match(w.stdout, /^backend: \S+/m);
+    assert.match(w.stdout, /^variant: simd128$/m); // what runs: holo.wasm is built with -msimd128
+    assert.match(n.stdout, /^variant: scalar$/m);
+    assert.match(w.stdout, /^identity: hologram-cpu\/scalar\/1$/m); // simd128 labels as scalar (same bytes)
     s.inputs.forEach((port, i) => {
       const line = `input ${i} ${port.name}: ${port.dtype} [${port.shape.join(',')}]`;
       assert.ok(w.stdout.includes(line + '\n'), `lacks "${line}":\n${w.stdout}`);
     });
     s.outputs.forEach((port, i) => assert.ok(w.stdout.includes(`output ${i} ${port.name}: ${port.dtype}`)));
-    const strip = (t) => t.split('\n').filter((l) => !/^(load_ms|backend):/.test(l)).join('\n');
+    const strip = (t) => t.split('\n').filter((l) => !/^(load_ms|variant):/.test(l)).join('\n');
     assert.is(strip(w.stdout), strip(n.stdout));
   });
 }
@@ -554,6 +556,104 @@ test('usage errors (exit 1) and resource limits (exit 4)', () => {
     fails(run(['info', 'fx/mlp.holo', '--input', 'x.npy']), 1, 'info', 'no input/output options', k);
     fails(run(['run', 'fx/mlp.holo', '--memory-budget', '100']), 4, 'fx/mlp.holo', /budget|bound/, k);
     ok(run(['run', 'fx/mlp.holo', '--memory-budget', '1m']), `${k} 1m budget`);
+  }
+});
+
+// Every numeric flag of every verb goes through one validating parser
+// (wasi/cli-num.c): a value that is not exactly a number in range is exit 1
+// with one line naming the flag and the value — never a silent 0 or inf.
+const BAD_NUMBERS = {
+  generate: {
+    '--k': ['abc', '0', '65', '-1', ''],
+    '--max-tokens': ['abc', '-1', '12x', '16777217', '', ' 5', '1e3', '+5'],
+    '--seed': ['abc', '-1', '18446744073709551616', '0x10', '1.5'],
+    '--top-k': ['abc', '-1', '4294967296', '1.5'],
+    '--penalty-window': ['abc', '-1', '4294967296'],
+    '--stop-token': ['abc', '-1', '4294967296'],
+    '--temperature': ['abc', 'nan', 'inf', '-inf', '-1', '1e39', '0x1p3', '1.0x', '', ' 1'],
+    '--top-p': ['0', '1.5', 'nan', 'abc', '-0.5'],
+    '--min-p': ['1', '-0.1', 'nan', 'x'],
+    '--mirostat': ['0', '-1', 'inf', 'abc'],
+    '--eta': ['0', '1.5', 'nan', ''],
+    '--repetition-penalty': ['0', '-1', 'inf', 'nan'],
+    '--frequency-penalty': ['nan', 'inf', 'abc', '1e39'],
+    '--presence-penalty': ['nan', '-inf', 'abc'],
+  },
+  bench: { '--repeat': ['0', 'abc', '-1', '1000001', '2x'], '--memory-budget': ['lots', '-1', '1q', '99999999999g', ''] },
+  refine: { '--passes': ['0', 'abc', '-3', '4294967296'], '--retry': ['0', 'x', '-1'], '--memory-budget': ['nan'] },
+  run: { '--memory-budget': ['inf', '1.5m'] },
+  info: { '--memory-budget': ['-5'] },
+  verify: { '--memory-budget': ['abc'] },
+};
+const GEN_BASE = ['fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB];
+const argsFor = (verb, flag, v) =>
+  verb === 'generate' ? ['generate', ...GEN_BASE, flag, v]
+    : verb === 'refine' ? ['refine', 'fx/refine-step.holo', '--state-in', 'state', '--state-out', '0', flag, v]
+      : [verb, 'fx/mlp.holo', flag, v];
+
+test('numeric flags: every bad value of every numeric flag of every verb is exit 1, one line naming flag and value (native)', () => {
+  let n = 0;
+  for (const [verb, flags] of Object.entries(BAD_NUMBERS))
+    for (const [flag, values] of Object.entries(flags))
+      for (const v of values) {
+        fails(native(argsFor(verb, flag, v)), 1, flag, v, `${verb} ${flag} ${JSON.stringify(v)}`);
+        n++;
+      }
+  // list-valued numbers: --prompt-tokens (token ids below the vocabulary) and --shape (dims)
+  for (const v of ['1,,2', '1,x', '32', '-1', '1,2,', '', '4294967296', '1, 2']) {
+    fails(native(['generate', 'fx/gen-bigram.holo', '--vocab', VOCAB, '--prompt-tokens', v]), 1, '--prompt-tokens', v, `--prompt-tokens ${v}`);
+    n++;
+  }
+  for (const v of ['1,99999999999999999999', '1,-64', '1,,64', '1,64,', '+1,64', '1,6x']) {
+    fails(native(['run', 'fx/mlp.holo', '--input', 'in/mlp-0.raw', '--input-dtype', 'float32', '--shape', v]), 1, '--shape', v, `--shape ${v}`);
+    n++;
+  }
+  assert.ok(n > 100, `${n} cases`);
+});
+
+test('numeric flags: the WASI program refuses alike (one case per kind of flag)', () => {
+  for (const [verb, flag, v] of [['generate', '--max-tokens', 'abc'], ['generate', '--temperature', 'nan'], ['generate', '--seed', '-1'],
+    ['bench', '--repeat', '0'], ['refine', '--passes', 'x'], ['run', '--memory-budget', 'inf']])
+    fails(wasi(argsFor(verb, flag, v)), 1, flag, v, `wasi ${verb} ${flag} ${v}`);
+  fails(wasi(['generate', 'fx/gen-bigram.holo', '--vocab', VOCAB, '--prompt-tokens', '1,,2']), 1, '--prompt-tokens', '1,,2', 'wasi --prompt-tokens');
+});
+
+test('numeric flags: the edges of each range are accepted (WASI equals native)', () => {
+  const base = [...GEN_BASE, '--max-tokens', '6'];
+  for (const extra of [['--max-tokens', '0'], ['--seed', '18446744073709551615', '--temperature', '0'], ['--temperature', '.5', '--top-p', '1', '--min-p', '0'],
+    ['--top-k', '32', '--penalty-window', '0', '--frequency-penalty', '-0.5', '--presence-penalty', '2e-1'],
+    ['--mirostat', '1e-3', '--eta', '1'], ['--greedy', '--stop-token', '4294967295'], ['--greedy', '--prompt-tokens', '0,31']]) {
+    genBoth([...base, ...extra], extra.join(' '));
+  }
+  for (const [k, run] of BOTH) {
+    ok(run(['bench', 'fx/mlp.holo', '--repeat', '1']), `${k} --repeat 1`);
+    ok(run(['run', 'fx/mlp.holo', '--memory-budget', '1MiB']), `${k} 1MiB`);
+  }
+});
+
+test('the unknown-verb message lists every verb, and every verb it lists is one', () => {
+  for (const [k, run] of BOTH) {
+    const r = run(['frobnicate', 'fx/mlp.holo']);
+    fails(r, 1, 'frobnicate', 'unknown verb', k);
+    const list = /the verbs: ([^;]+);/.exec(r.stderr)?.[1].split(', ');
+    assert.ok(list, `${k}: no verb list in ${r.stderr}`);
+    for (const v of ['info', 'dump', 'run', 'refine', 'bench', 'verify', 'generate', 'help']) assert.ok(list.includes(v), `${k}: ${v} missing from ${r.stderr}`);
+    for (const v of list) {
+      const h = run([v, '--help']);
+      assert.is(h.status, 0, `${k}: ${v} --help: ${h.stderr}`);
+      assert.not.match(run([v]).stderr, /unknown verb/, `${k}: ${v} is listed but not a verb`);
+    }
+  }
+});
+
+test('info prints the kernel variant and the label identity as two fields', () => {
+  for (const [k, run, variant] of [['wasi', wasi, 'simd128'], ['native', native, 'scalar']]) {
+    const r = run(['info', 'fx/mlp.holo']);
+    ok(r, k);
+    const lines = r.stdout.split('\n');
+    assert.equal(lines.filter((l) => l.startsWith('variant: ')), [`variant: ${variant}`], k);
+    assert.equal(lines.filter((l) => l.startsWith('identity: ')), ['identity: hologram-cpu/scalar/1'], k);
+    assert.not.match(r.stdout, /^backend: /m, k);
   }
 });
 
