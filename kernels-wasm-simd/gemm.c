@@ -20,17 +20,36 @@ void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size
   }
 }
 
-/* Rows [i0, i1) of A (i0 a multiple of 4) into 4-row strips. */
-static void pack_a_rows(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
-  size_t K = g->K, rsa = g->rsa, csa = g->csa;
-  for (size_t s = i0; s < i1; s += 4) {
-    float *d = dst + s * K;
-    const float *a[4];
+/* Strip rows a[0..3] (NULL past M), columns [k, K), into d (strip layout). */
+static void pack_a_cols(float *d, const float *const a[4], size_t k, size_t K, size_t csa) {
+  for (; k < K; k++, d += 4)
     for (size_t r = 0; r < 4; r++)
-      a[r] = s + r < i1 ? g->A + (s + r) * rsa : 0;
-    size_t k = 0;
+      d[r] = a[r] ? a[r][k * csa] : 0.0f;
+}
+
+/* The strip's row pointers; returns the strip's start in dst. */
+static float *strip_rows(float *dst, const holo_gemm *g, size_t s, size_t i1, const float *a[4]) {
+  for (size_t r = 0; r < 4; r++)
+    a[r] = s + r < i1 ? g->A + (s + r) * g->rsa : 0;
+  return dst + s * g->K;
+}
+
+void holo_gemm_pack_a_rows__scalar(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
+  for (size_t s = i0; s < i1; s += 4) {
+    const float *a[4];
+    float *d = strip_rows(dst, g, s, i1, a);
+    pack_a_cols(d, a, 0, g->K, g->csa);
+  }
+}
+
 #ifdef __wasm_simd128__
-    if (csa == 1 && a[3]) /* a full strip of unit-stride rows: 4x4 transposes */
+void holo_gemm_pack_a_rows__simd128(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
+  size_t K = g->K;
+  for (size_t s = i0; s < i1; s += 4) {
+    const float *a[4];
+    float *d = strip_rows(dst, g, s, i1, a);
+    size_t k = 0;
+    if (g->csa == 1 && a[3]) /* a full strip of unit-stride rows: 4x4 transposes */
       for (; k + 4 <= K; k += 4, d += 16) {
         v128_t r0 = wasm_v128_load(a[0] + k), r1 = wasm_v128_load(a[1] + k);
         v128_t r2 = wasm_v128_load(a[2] + k), r3 = wasm_v128_load(a[3] + k);
@@ -41,12 +60,13 @@ static void pack_a_rows(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
         wasm_v128_store(d + 8, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
         wasm_v128_store(d + 12, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
       }
-#endif
-    for (; k < K; k++, d += 4)
-      for (size_t r = 0; r < 4; r++)
-        d[r] = a[r] ? a[r][k * csa] : 0.0f;
+    pack_a_cols(d, a, k, K, g->csa);
   }
 }
+#define pack_a_rows holo_gemm_pack_a_rows__simd128
+#else
+#define pack_a_rows holo_gemm_pack_a_rows__scalar
+#endif
 
 typedef struct {
   const holo_gemm *g;

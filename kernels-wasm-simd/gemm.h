@@ -15,10 +15,12 @@
  *   v = v > hi ? hi : v               (when hi_on; the Clip kernel's max step)
  * A variant may compute many elements at once (SIMD lanes across j,
  * register tiles across i and j) but never reorders one element's sum.
- * Exactly one variant file defines holo_gemm_f32 in a given build:
- * ops/gemm-f32-scalar.c without wasm SIMD, ops/gemm-f32-4x8-simd128.c with
- * it (which uses f32x4.relaxed_madd when built with relaxed SIMD; that
- * build has its own identities since a fused multiply-add changes bytes). */
+ * ops/gemm-f32-scalar.c defines the scalar core in every build;
+ * ops/gemm-f32-4x8-simd128.c the SIMD128 core in wasm SIMD builds (with
+ * f32x4.relaxed_madd when built with relaxed SIMD; that build has its own
+ * identities since a fused multiply-add changes bytes). holo_gemm_f32 is the
+ * SIMD core where it exists, else the scalar one; both stay callable by
+ * name so tests/c/test_microkernels.c compares them in one binary. */
 #ifndef HOLOGRAM_KERNELS_GEMM_H
 #define HOLOGRAM_KERNELS_GEMM_H
 
@@ -69,8 +71,14 @@ typedef struct holo_gemm {
   float lo, hi;
 } holo_gemm;
 
-/* Computes g->C. Defined by the build's variant file. */
+/* Computes g->C with this build's core (the SIMD one where it exists). */
 void holo_gemm_f32(const holo_gemm *g);
+/* The scalar core (reads A in place: ignores g->Ap) and, in wasm SIMD
+ * builds, the SIMD128 core (reads g->Ap when set). */
+void holo_gemm_f32__scalar(const holo_gemm *g);
+#ifdef __wasm_simd128__
+void holo_gemm_f32__simd128(const holo_gemm *g);
+#endif
 
 /* The backend's threading hook (holo_kernel_call.parallel_for). */
 typedef void (*holo_gemm_parallel_for)(void *pctx, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);
@@ -116,6 +124,13 @@ static inline size_t holo_gemm_packed_a_floats(size_t M, size_t K) { return (M +
  * g->Ap; blocks of HOLO_GEMM_PAR_ROWS rows run as tasks through pf. Pure
  * data movement: no result byte depends on it. */
 void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, void *pctx);
+/* Rows [i0, i1) of g's A (i0 a multiple of 4) into the strips at dst (the
+ * whole packed A, as holo_gemm_pack_a_par fills it); the SIMD128 variant
+ * transposes 4x4 blocks of full unit-stride strips. */
+void holo_gemm_pack_a_rows__scalar(float *dst, const holo_gemm *g, size_t i0, size_t i1);
+#ifdef __wasm_simd128__
+void holo_gemm_pack_a_rows__simd128(float *dst, const holo_gemm *g, size_t i0, size_t i1);
+#endif
 
 /* The scalar epilogue of one element, exactly as the contract orders it. */
 static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float v) {

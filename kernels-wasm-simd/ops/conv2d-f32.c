@@ -29,6 +29,7 @@
  * every output is one task's, so the bytes never depend on the threads. */
 #include "../gemm.h"
 #include "../shape-util.h"
+#include "../ukernels.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
@@ -388,6 +389,36 @@ static void dw_task(void *arg, uint32_t t) {
 #endif
   conv_depthwise(J->g, J->X, J->Wt, J->B, J->Y, J->epi, ws, c0, c1);
 }
+
+/* The depthwise pair by name, for tests/c/test_microkernels.c (ukernels.h). */
+static conv_geom dw_geom(const holo_k_win2d *w, size_t N, size_t C) {
+  return (conv_geom){N, C, C, C, 1, 1, *w};
+}
+size_t holo_ukernel_dwconv2d_f32_ws_floats(const holo_k_win2d *w, bool simd) {
+  conv_geom g = dw_geom(w, 1, 1);
+#if DW_SIMD
+  if (simd && dw_simd_ok(w)) return dw_slot_floats(&g);
+#else
+  (void)simd;
+#endif
+  return (size_t)g.w.out[1];
+}
+void holo_ukernel_dwconv2d_f32__scalar(const holo_k_win2d *w, size_t N, size_t C, const float *X,
+                                       const float *Wt, const float *B, float *Y, const holo_gemm *epi,
+                                       float *ws) {
+  conv_geom g = dw_geom(w, N, C);
+  conv_depthwise(&g, X, Wt, B, Y, epi, ws, 0, N * C);
+}
+#if DW_SIMD
+bool holo_ukernel_dwconv2d_f32__simd128(const holo_k_win2d *w, size_t N, size_t C, const float *X,
+                                        const float *Wt, const float *B, float *Y, const holo_gemm *epi,
+                                        float *ws) {
+  if (!dw_simd_ok(w)) return false;
+  conv_geom g = dw_geom(w, N, C);
+  conv_depthwise_simd(&g, X, Wt, B, Y, epi, ws, 0, N * C);
+  return true;
+}
+#endif
 
 static bool conv_direct_1x1(const conv_geom *g);
 

@@ -273,7 +273,7 @@ static void tile4_m(const holo_gemm *g, size_t mr, size_t i0, size_t j0) {
   }
 }
 
-void holo_gemm_f32(const holo_gemm *g) {
+void holo_gemm_f32__simd128(const holo_gemm *g) {
   size_t M = g->M, N = g->N, w = g->bpw ? g->bpw : NR;
   if (M == 0 || N == 0) return;
   for (size_t ib = 0; ib < M; ib += MC) {
@@ -312,6 +312,8 @@ void holo_gemm_f32(const holo_gemm *g) {
     }
   }
 }
+
+void holo_gemm_f32(const holo_gemm *g) { holo_gemm_f32__simd128(g); }
 #else
 typedef int holo_gemm_f32_simd128_unused; /* the scalar variant is compiled instead */
 #endif

@@ -1,14 +1,15 @@
-/* The scalar GEMM core (builds without wasm SIMD): the reference for the
- * order contract in gemm.h. i-k-j order: the C row is the accumulator, so
- * every C(i,j) still sums its products in ascending k from +0. */
-#ifndef __wasm_simd128__
+/* The scalar GEMM core: the reference for the order contract in gemm.h,
+ * compiled into every build (the core of builds without wasm SIMD; in SIMD
+ * builds the reference the microkernel tester compares against). i-k-j
+ * order: the C row is the accumulator, so every C(i,j) still sums its
+ * products in ascending k from +0. */
 #include "../gemm.h"
 
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #endif
 
-void holo_gemm_f32(const holo_gemm *g) {
+void holo_gemm_f32__scalar(const holo_gemm *g) {
   size_t M = g->M, N = g->N, K = g->K;
   for (size_t i = 0; i < M; i++) {
     float *cr = g->C + i * g->ldc;
@@ -35,11 +36,12 @@ void holo_gemm_f32(const holo_gemm *g) {
   }
 }
 
+#ifndef __wasm_simd128__
+void holo_gemm_f32(const holo_gemm *g) { holo_gemm_f32__scalar(g); }
+
 /* The scalar core reads A in place (holo_gemm.Ap is never set for it). */
 bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K) {
   (void)M, (void)N, (void)K;
   return false;
 }
-#else
-typedef int holo_gemm_f32_scalar_unused; /* the simd128 variant is compiled instead */
 #endif

@@ -16,6 +16,7 @@
  * and the final d / s * scale + b run 4 lanes at a time — independent
  * elements, the same f32 operations per element, hence the same bytes. */
 #include "../shape-util.h"
+#include "../ukernels.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
@@ -85,20 +86,55 @@ static void row_sums(const float *p, size_t n, size_t nr, double *acc) {
 }
 
 /* yr[i] = d*d with d = xr[i] - mean (the squares wait in the output row) */
-static void squares(const float *xr, float *yr, size_t n, float mean) {
-  size_t i = 0;
+void holo_ukernel_lns_squares_f32__scalar(const float *xr, float *yr, size_t n, float mean) {
+  for (size_t i = 0; i < n; i++) {
+    float d = xr[i] - mean;
+    yr[i] = d * d;
+  }
+}
+
+/* yr[i] = ((xr[i] - mean) / s) * scale + b, scale / b absent when NULL */
+void holo_ukernel_lns_norm_f32__scalar(const float *xr, float *yr, size_t n, float mean, float s,
+                                       const float *sc, size_t ss, const float *bi, size_t bs) {
+  for (size_t i = 0; i < n; i++) {
+    float v = (xr[i] - mean) / s;
+    if (sc) v = v * sc[i * ss];
+    if (bi) v = v + bi[i * bs];
+    yr[i] = v;
+  }
+}
+
 #ifdef __wasm_simd128__
+void holo_ukernel_lns_squares_f32__simd128(const float *xr, float *yr, size_t n, float mean) {
+  size_t i = 0;
   const v128_t mv = wasm_f32x4_splat(mean);
   for (; i + 4 <= n; i += 4) {
     v128_t d = wasm_f32x4_sub(wasm_v128_load(xr + i), mv);
     wasm_v128_store(yr + i, wasm_f32x4_mul(d, d));
   }
-#endif
-  for (; i < n; i++) {
-    float d = xr[i] - mean;
-    yr[i] = d * d;
-  }
+  holo_ukernel_lns_squares_f32__scalar(xr + i, yr + i, n - i, mean);
 }
+
+void holo_ukernel_lns_norm_f32__simd128(const float *xr, float *yr, size_t n, float mean, float s,
+                                        const float *sc, size_t ss, const float *bi, size_t bs) {
+  size_t i = 0;
+  const v128_t mv = wasm_f32x4_splat(mean), sv = wasm_f32x4_splat(s);
+  const v128_t sc1 = wasm_f32x4_splat(sc ? sc[0] : 0.0f), bi1 = wasm_f32x4_splat(bi ? bi[0] : 0.0f);
+  for (; i + 4 <= n; i += 4) {
+    v128_t v = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xr + i), mv), sv);
+    if (sc) v = wasm_f32x4_mul(v, ss ? wasm_v128_load(sc + i) : sc1);
+    if (bi) v = wasm_f32x4_add(v, bs ? wasm_v128_load(bi + i) : bi1);
+    wasm_v128_store(yr + i, v);
+  }
+  holo_ukernel_lns_norm_f32__scalar(xr + i, yr + i, n - i, mean, s, sc ? sc + i * ss : sc, ss,
+                                    bi ? bi + i * bs : bi, bs);
+}
+#define lns_squares holo_ukernel_lns_squares_f32__simd128
+#define lns_norm holo_ukernel_lns_norm_f32__simd128
+#else
+#define lns_squares holo_ukernel_lns_squares_f32__scalar
+#define lns_norm holo_ukernel_lns_norm_f32__scalar
+#endif
 
 holo_status holo_k_layernormsteps_run(holo_kernel_call *c) {
   size_t n;
@@ -122,30 +158,11 @@ holo_status holo_k_layernormsteps_run(holo_kernel_call *c) {
     double acc[4];
     row_sums(x + r0 * n, n, nr, acc);
     for (size_t q = 0; q < nr; q++) mean[q] = (float)(acc[q] / (double)n);
-    for (size_t q = 0; q < nr; q++) squares(x + (r0 + q) * n, y + (r0 + q) * n, n, mean[q]);
+    for (size_t q = 0; q < nr; q++) lns_squares(x + (r0 + q) * n, y + (r0 + q) * n, n, mean[q]);
     row_sums(y + r0 * n, n, nr, acc);
     for (size_t q = 0; q < nr; q++) s[q] = __builtin_sqrtf((float)(acc[q] / (double)n) + eps);
-    for (size_t q = 0; q < nr; q++) {
-      const float *xr = x + (r0 + q) * n;
-      float *yr = y + (r0 + q) * n;
-      size_t i = 0;
-#ifdef __wasm_simd128__
-      const v128_t mv = wasm_f32x4_splat(mean[q]), sv = wasm_f32x4_splat(s[q]);
-      const v128_t sc1 = wasm_f32x4_splat(has_s ? sc[0] : 0.0f), bi1 = wasm_f32x4_splat(has_b ? bi[0] : 0.0f);
-      for (; i + 4 <= n; i += 4) {
-        v128_t v = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xr + i), mv), sv);
-        if (has_s) v = wasm_f32x4_mul(v, ss ? wasm_v128_load(sc + i) : sc1);
-        if (has_b) v = wasm_f32x4_add(v, bs ? wasm_v128_load(bi + i) : bi1);
-        wasm_v128_store(yr + i, v);
-      }
-#endif
-      for (; i < n; i++) {
-        float v = (xr[i] - mean[q]) / s[q];
-        if (has_s) v = v * sc[i * ss];
-        if (has_b) v = v + bi[i * bs];
-        yr[i] = v;
-      }
-    }
+    for (size_t q = 0; q < nr; q++)
+      lns_norm(x + (r0 + q) * n, y + (r0 + q) * n, n, mean[q], s[q], has_s ? sc : 0, ss, has_b ? bi : 0, bs);
   }
   return HOLO_OK;
 }

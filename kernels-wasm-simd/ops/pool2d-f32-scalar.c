@@ -3,6 +3,7 @@
  * never enters a max, and enters an average only through its divisor
  * (count_include_pad). A NaN in a MaxPool window makes that output NaN. */
 #include "../pool2d.h"
+#include "../ukernels.h"
 
 static holo_status pool_geometry(holo_kernel_call *c, const char *op, holo_k_win2d *w) {
   const holo_tensor *x = &c->inputs[0];
@@ -47,6 +48,57 @@ holo_status holo_k_avgpool_f32_infer(holo_kernel_call *c) {
   return pool_infer(c, "AveragePool", false);
 }
 
+/* One output (oh, ow) of plane xp: the window in ascending (kh, kw). */
+static inline float pool_one(const float *xp, const holo_k_win2d *w, int64_t oh, int64_t ow, bool is_max,
+                             bool include_pad) {
+  const int64_t H = w->in[0], W = w->in[1];
+  float mx = -__builtin_inff(), sum = 0.0f;
+  int64_t count = 0;
+  for (int64_t kh = 0; kh < w->k[0]; kh++) {
+    int64_t ih = oh * w->stride[0] - w->pad_begin[0] + kh * w->dil[0];
+    bool row_in = ih >= 0 && ih < H;
+    bool row_padded = ih >= -w->pad_begin[0] && ih < H + w->pad_end[0];
+    for (int64_t kw = 0; kw < w->k[1]; kw++) {
+      int64_t iw = ow * w->stride[1] - w->pad_begin[1] + kw * w->dil[1];
+      if (row_in && iw >= 0 && iw < W) {
+        float v = xp[ih * W + iw];
+        if (is_max) {
+          if (v > mx || v != v) mx = mx != mx ? mx : v;
+        } else {
+          sum += v;
+          count++;
+        }
+      } else if (include_pad && row_padded && iw >= -w->pad_begin[1] && iw < W + w->pad_end[1]) {
+        count++;
+      }
+    }
+  }
+  /* an average over no element is 0, not 0/0 */
+  return is_max ? mx : count ? sum / (float)count : 0.0f;
+}
+
+void holo_ukernel_maxpool2d_row_f32__scalar(const float *xp, const holo_k_win2d *w, int64_t oh, float *y) {
+  for (int64_t ow = 0; ow < w->out[1]; ow++)
+    y[ow] = pool_one(xp, w, oh, ow, true, false);
+}
+
+#ifdef __wasm_simd128__
+void holo_ukernel_maxpool2d_row_f32__simd128(const float *xp, const holo_k_win2d *w, int64_t oh, float *y) {
+  for (int64_t ow = 0; ow < w->out[1]; ow++) {
+    /* the row's interior in SIMD groups */
+    int64_t n = holo_k_maxpool2d_row_f32(xp, w, oh, ow, y);
+    if (n) {
+      ow += n - 1;
+      continue;
+    }
+    y[ow] = pool_one(xp, w, oh, ow, true, false);
+  }
+}
+#define maxpool_row holo_ukernel_maxpool2d_row_f32__simd128
+#else
+#define maxpool_row holo_ukernel_maxpool2d_row_f32__scalar
+#endif
+
 static holo_status pool_run(holo_kernel_call *c, const char *op, bool is_max) {
   holo_k_win2d w;
   if (pool_geometry(c, op, &w)) return HOLO_ERR_KERNEL;
@@ -60,39 +112,12 @@ static holo_status pool_run(holo_kernel_call *c, const char *op, bool is_max) {
     const float *xp = X + p * xplane;
     float *yp = Y + p * (size_t)(OH * OW);
     for (int64_t oh = 0; oh < OH; oh++) {
-      for (int64_t ow = 0; ow < OW; ow++) {
-        if (is_max) {
-          /* the row's interior in SIMD groups where the build has them */
-          int64_t n = holo_k_maxpool2d_row_f32(xp, &w, oh, ow, yp + oh * OW);
-          if (n) {
-            ow += n - 1;
-            continue;
-          }
-        }
-        float mx = -__builtin_inff(), sum = 0.0f;
-        int64_t count = 0;
-        for (int64_t kh = 0; kh < w.k[0]; kh++) {
-          int64_t ih = oh * w.stride[0] - w.pad_begin[0] + kh * w.dil[0];
-          bool row_in = ih >= 0 && ih < H;
-          bool row_padded = ih >= -w.pad_begin[0] && ih < H + w.pad_end[0];
-          for (int64_t kw = 0; kw < w.k[1]; kw++) {
-            int64_t iw = ow * w.stride[1] - w.pad_begin[1] + kw * w.dil[1];
-            if (row_in && iw >= 0 && iw < W) {
-              float v = xp[ih * W + iw];
-              if (is_max) {
-                if (v > mx || v != v) mx = mx != mx ? mx : v;
-              } else {
-                sum += v;
-                count++;
-              }
-            } else if (include_pad && row_padded && iw >= -w.pad_begin[1] && iw < W + w.pad_end[1]) {
-              count++;
-            }
-          }
-        }
-        /* an average over no element is 0, not 0/0 */
-        yp[oh * OW + ow] = is_max ? mx : count ? sum / (float)count : 0.0f;
+      if (is_max) {
+        maxpool_row(xp, &w, oh, yp + oh * OW);
+        continue;
       }
+      for (int64_t ow = 0; ow < OW; ow++)
+        yp[oh * OW + ow] = pool_one(xp, &w, oh, ow, false, include_pad);
     }
   }
   return HOLO_OK;

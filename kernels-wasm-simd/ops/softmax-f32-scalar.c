@@ -12,6 +12,7 @@
 #include "../ext-util.h"
 #include "../mathf.h"
 #include "../shape-util.h"
+#include "../ukernels.h"
 
 #if defined(__clang__)
 #pragma clang fp contract(off)
@@ -68,21 +69,8 @@ static void softmax_rows_simd(const float *x, float *y, size_t n, size_t nr) {
 
 holo_status holo_k_softmax_f32_infer(holo_kernel_call *c) { return holo_k_axis_op_infer(c, "Softmax"); }
 
-holo_status holo_k_softmax_f32_run(holo_kernel_call *c) {
-  uint32_t axis;
-  if (holo_k_axis_attr(c, "Softmax", &axis)) return HOLO_ERR_KERNEL;
-  const holo_tensor *xt = &c->inputs[0];
-  const float *x = xt->data;
-  float *y = c->outputs[0].data;
-  size_t outer, n, inner;
-  holo_k_axis_split(xt, axis, &outer, &n, &inner);
-#ifdef __wasm_simd128__
-  if (inner == 1) {
-    for (size_t o = 0; o < outer; o += 4)
-      softmax_rows_simd(x + o * n, y + o * n, n, outer - o < 4 ? outer - o : 4);
-    return HOLO_OK;
-  }
-#endif
+/* The scalar kernel: outer x n x inner, normalized along n. */
+static void softmax_scalar(const float *x, float *y, size_t outer, size_t n, size_t inner) {
   for (size_t o = 0; o < outer; o++) {
     for (size_t in = 0; in < inner; in++) {
       const float *xr = x + o * n * inner + in;
@@ -99,5 +87,33 @@ holo_status holo_k_softmax_f32_run(holo_kernel_call *c) {
       for (size_t i = 0; i < n; i++) yr[i * inner] = yr[i * inner] / sum;
     }
   }
+}
+
+void holo_ukernel_softmax_rows_f32__scalar(const float *x, float *y, size_t n, size_t rows) {
+  softmax_scalar(x, y, rows, n, 1);
+}
+
+#ifdef __wasm_simd128__
+void holo_ukernel_softmax_rows_f32__simd128(const float *x, float *y, size_t n, size_t rows) {
+  for (size_t o = 0; o < rows; o += 4)
+    softmax_rows_simd(x + o * n, y + o * n, n, rows - o < 4 ? rows - o : 4);
+}
+#endif
+
+holo_status holo_k_softmax_f32_run(holo_kernel_call *c) {
+  uint32_t axis;
+  if (holo_k_axis_attr(c, "Softmax", &axis)) return HOLO_ERR_KERNEL;
+  const holo_tensor *xt = &c->inputs[0];
+  const float *x = xt->data;
+  float *y = c->outputs[0].data;
+  size_t outer, n, inner;
+  holo_k_axis_split(xt, axis, &outer, &n, &inner);
+#ifdef __wasm_simd128__
+  if (inner == 1) {
+    holo_ukernel_softmax_rows_f32__simd128(x, y, n, outer);
+    return HOLO_OK;
+  }
+#endif
+  softmax_scalar(x, y, outer, n, inner);
   return HOLO_OK;
 }
