@@ -76,4 +76,7 @@ $(WT)/$(1)/obj/tests/c/$(2).o: WT_SKIP_FLAG := -DHOLO_CM_SKIP='"$(call wt_skip,$
 $(WT)/$(1)/obj/tests/c/$(2).o: tests/wasm-tests.mk
 endef
 $(foreach v,$(WT_VARIANTS),$(foreach s,$(WT_SUITES_$(v)),$(eval $(call wt_suite_obj,$(v),$(s)))))
-.PRECIOUS: $(WT)/%.o
+# Objects are reached only through the pattern rules above, so make would
+# delete them as intermediates after each link (and recompile all of them
+# for the next): keep them.
+.SECONDARY: $(foreach v,$(WT_VARIANTS),$(patsubst %.c,$(WT)/$(v)/obj/%.o,$(WT_LIB_SRC) $(TEST_SRC)))
