@@ -142,7 +142,8 @@ export function writeElems(dtype, elems) {
       case 12: dv.setUint32(p, Number(BigInt.asUintN(32, int())), true); break;
       case 7: dv.setBigInt64(p, BigInt.asIntN(64, int()), true); break;
       case 13: dv.setBigUint64(p, BigInt.asUintN(64, int()), true); break;
-      default: throw new Error(`internal: writeElems of ${dtypeName(dtype)}`);
+      // float16 (and unknown codes): a model can ask for one, e.g. Clip-8's bounds of an f16 input
+      default: throw new Unsupported(`a ${dtypeName(dtype)} constant would be needed, and the converter computes none of that type`);
     }
   });
   return bytes;

@@ -90,5 +90,9 @@ reg('clip-no-input', model({ input: [], output: [vi('y', 1, null)], node: [{ opT
 reg('identity-no-input', model({ input: [], output: [vi('y', 1, null)], node: [{ opType: 'Identity', input: [], output: ['y'] }] }),
   "unsupported op 'Identity'.*input 0 is missing");
 
+// internal: writeElems of float16 (Clip-8 writes its default bounds in the input's dtype; campaign)
+reg('clip8-float16', model({ input: [vi('x', 10, [4])], output: [vi('y', 10, null)], node: [{ opType: 'Clip', input: ['x'], output: ['y'] }] }, 8),
+  "unsupported op 'Clip'.*a float16 constant would be needed");
+
 writeFileSync(join(dir, 'expect.json'), `${JSON.stringify(expect, null, 2)}\n`);
 console.log(`make-regressions: ${Object.keys(expect).length} regressions in ${dir}`);
