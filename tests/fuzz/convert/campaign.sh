@@ -23,7 +23,7 @@ while [ "$used" -lt "$budget" ]; do
   if [ "$cpu" -eq 0 ]; then idle=$((idle + 1)); [ "$idle" -lt 3 ] || { echo "campaign: runs do not start, see build/fuzz/convert/fuzz.log" >>"$log"; exit 1; }; else idle=0; fi
   cat build/fuzz/convert/fuzz.log >>build/fuzz/convert/campaign-fuzz.log
   execs=$(awk '/^stat::number_of_executed_units/ { print $2; exit }' build/fuzz/convert/fuzz.log)
-  last=$(grep -E '^#[0-9]+ ' build/fuzz/convert/fuzz.log | tail -1 | sed 's/ MS:.*//')
+  last=$(grep -E '^#[0-9]+[[:space:]]' build/fuzz/convert/fuzz.log | tail -1 | sed 's/ lim:.*//; s/[[:space:]]\{1,\}/ /g')
   found=$(grep -m1 'fuzz_convert finding\|Uncaught\|==[0-9]*== ERROR' build/fuzz/convert/fuzz.log)
   echo "campaign: run $run: ${cpu} CPU s (total ${used} of ${budget}), ${execs:-0} execs; last: ${last}; ${found:-no finding}" >>"$log"
 done
