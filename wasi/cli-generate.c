@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hologram/cpu_backend.h"
-#include "hologram/generate.h"
 #include "holo-cli.h"
 #include "holo-std.h"
+#include "hologram/cpu_backend.h"
+#include "hologram/generate.h"
 
 static const char GEN_USAGE[] =
     "usage: holo generate MODEL.holo --prompt TEXT [options]\n"
@@ -87,252 +87,319 @@ static int parse_tokens(const char *list, uint32_t vocab, uint32_t *toks, size_t
   }
 }
 
-int cli_generate_main(int argc, char **argv) {
-  const char *file = 0, *prompt = 0, *prompt_tokens = 0, *vocab = 0, *regex = 0, *store_dir = 0;
-  const char *tok_port = 0, *pos_port = 0, *logit_port = 0, *draft_file = 0;
-  uint32_t spec_k = 3;
+/* What the command line asks for. */
+typedef struct gen_args {
+  const char *file, *prompt, *prompt_tokens, *vocab, *regex, *store_dir;
+  const char *tok_port, *pos_port, *logit_port, *draft_file;
+  uint32_t spec_k, max_tokens;
+  int64_t stop; /* < 0: none */
   holo_sampler_config sc;
-  holo_sampler_config_default(&sc);
-  uint32_t max_tokens = 64;
-  int64_t stop = -1;
+} gen_args;
+
+/* Everything one run holds; gen_free releases whatever was reached, so each
+ * step can stop at its first failure. */
+typedef struct gen_ctx {
+  holo_backend be;
+  holo_file_store fs;
+  holo_error err;
+  uint8_t *bytes, *dbytes;
+  size_t len, dlen;
+  holo_session *s, *ds;
+  holo_gen g, dg;
+  holo_sampler smp;
+  holo_prompt_cache pc;
+  holo_regex re;
+  holo_spec_report rep;
+  uint32_t *toks, *out;
+  size_t n;   /* prompt tokens */
+  uint32_t V; /* tokens that have a byte in tb */
+  uint32_t reused, got;
+  double t0, t1, t2;
+  bool fs_open, g_init, dg_init, smp_init, pc_init;
+  uint8_t tb[65536]; /* token -> byte */
+} gen_ctx;
+
+/* Parses argv into a; *help: the usage was printed (exit 0). Flags are read
+ * left to right, so a bad value before --help fails and one after it is not
+ * looked at. */
+static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
+  *a = (gen_args){.spec_k = 3, .max_tokens = 64, .stop = -1};
+  holo_sampler_config_default(&a->sc);
+  holo_sampler_config *sc = &a->sc;
   uint64_t stop_token = UINT64_MAX; /* unset */
   /* Every numeric flag, with the values it accepts (the sampler checks the
    * combination again: holo_sampler_config_check). */
   const num_flag num[] = {
-      {"--k", NF_U32, 1, MAX_K, 0, 0, &spec_k},
-      {"--max-tokens", NF_U32, 0, MAX_TOKENS, 0, 0, &max_tokens},
-      {"--top-k", NF_U32, 0, UINT32_MAX, 0, 0, &sc.top_k},
-      {"--penalty-window", NF_U32, 0, UINT32_MAX, 0, 0, &sc.penalty.window},
+      {"--k", NF_U32, 1, MAX_K, 0, 0, &a->spec_k},
+      {"--max-tokens", NF_U32, 0, MAX_TOKENS, 0, 0, &a->max_tokens},
+      {"--top-k", NF_U32, 0, UINT32_MAX, 0, 0, &sc->top_k},
+      {"--penalty-window", NF_U32, 0, UINT32_MAX, 0, 0, &sc->penalty.window},
       {"--stop-token", NF_U64, 0, UINT32_MAX, 0, 0, &stop_token},
-      {"--seed", NF_U64, 0, ANY_U64, 0, 0, &sc.seed},
-      {"--temperature", NF_F32, 0, HUGE_VAL, 0, 0, &sc.temperature},
-      {"--top-p", NF_F32, 0, 1, 1, 0, &sc.top_p},
-      {"--min-p", NF_F32, 0, 1, 0, 1, &sc.min_p},
-      {"--mirostat", NF_F32, 0, HUGE_VAL, 1, 0, &sc.mirostat_tau},
-      {"--eta", NF_F32, 0, 1, 1, 0, &sc.mirostat_eta},
-      {"--repetition-penalty", NF_F32, 0, HUGE_VAL, 1, 0, &sc.penalty.repetition},
-      {"--frequency-penalty", NF_F32, -HUGE_VAL, HUGE_VAL, 0, 0, &sc.penalty.frequency},
-      {"--presence-penalty", NF_F32, -HUGE_VAL, HUGE_VAL, 0, 0, &sc.penalty.presence},
+      {"--seed", NF_U64, 0, ANY_U64, 0, 0, &sc->seed},
+      {"--temperature", NF_F32, 0, HUGE_VAL, 0, 0, &sc->temperature},
+      {"--top-p", NF_F32, 0, 1, 1, 0, &sc->top_p},
+      {"--min-p", NF_F32, 0, 1, 0, 1, &sc->min_p},
+      {"--mirostat", NF_F32, 0, HUGE_VAL, 1, 0, &sc->mirostat_tau},
+      {"--eta", NF_F32, 0, 1, 1, 0, &sc->mirostat_eta},
+      {"--repetition-penalty", NF_F32, 0, HUGE_VAL, 1, 0, &sc->penalty.repetition},
+      {"--frequency-penalty", NF_F32, -HUGE_VAL, HUGE_VAL, 0, 0, &sc->penalty.frequency},
+      {"--presence-penalty", NF_F32, -HUGE_VAL, HUGE_VAL, 0, 0, &sc->penalty.presence},
   };
   const struct {
     const char *name;
     const char **dst;
-  } str[] = {
-      {"--prompt", &prompt},        {"--prompt-tokens", &prompt_tokens}, {"--vocab", &vocab},
-      {"--regex", &regex},          {"--warm-store", &store_dir},        {"--draft", &draft_file},
-      {"--token-input", &tok_port}, {"--position-input", &pos_port},     {"--logits-output", &logit_port}};
+  } str[] = {{"--prompt", &a->prompt},
+             {"--prompt-tokens", &a->prompt_tokens},
+             {"--vocab", &a->vocab},
+             {"--regex", &a->regex},
+             {"--warm-store", &a->store_dir},
+             {"--draft", &a->draft_file},
+             {"--token-input", &a->tok_port},
+             {"--position-input", &a->pos_port},
+             {"--logits-output", &a->logit_port}};
   int rc = 0;
   for (int i = 2; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : 0;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : 0;
+    if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
       fputs(GEN_USAGE, stdout);
+      *help = true;
       return 0;
     }
-    if (a[0] != '-') {
-      if (file) return cli_fail(CLI_USAGE, "generate: more than one MODEL given ('%s')", a);
-      file = a;
+    if (f[0] != '-') {
+      if (a->file) return cli_fail(CLI_USAGE, "generate: more than one MODEL given ('%s')", f);
+      a->file = f;
       continue;
     }
-    if (!strcmp(a, "--greedy")) {
-      sc.kind = HOLO_SAMPLER_GREEDY;
+    if (!strcmp(f, "--greedy")) {
+      sc->kind = HOLO_SAMPLER_GREEDY;
       continue;
     }
-    if (!v) return cli_fail(CLI_USAGE, "generate: %s needs a value", a);
+    if (!v) return cli_fail(CLI_USAGE, "generate: %s needs a value", f);
     i++;
     const num_flag *nf = 0;
     for (size_t k = 0; k < sizeof num / sizeof num[0] && !nf; k++)
-      if (!strcmp(a, num[k].name)) nf = &num[k];
+      if (!strcmp(f, num[k].name)) nf = &num[k];
     const char **sv = 0;
     for (size_t k = 0; k < sizeof str / sizeof str[0] && !sv && !nf; k++)
-      if (!strcmp(a, str[k].name)) sv = str[k].dst;
-    if (!nf && !sv) return cli_fail(CLI_USAGE, "generate: unknown option '%s' (see holo generate --help)", a);
+      if (!strcmp(f, str[k].name)) sv = str[k].dst;
+    if (!nf && !sv) return cli_fail(CLI_USAGE, "generate: unknown option '%s' (see holo generate --help)", f);
     if (sv)
       *sv = v;
     else if ((rc = num_flag_parse(nf, v)))
       return rc;
-    if (!strcmp(a, "--mirostat")) sc.kind = HOLO_SAMPLER_MIROSTAT_V2;
+    if (!strcmp(f, "--mirostat")) sc->kind = HOLO_SAMPLER_MIROSTAT_V2;
   }
-  if (stop_token != UINT64_MAX) stop = (int64_t)stop_token;
-  if (!file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
-  if (!prompt && !prompt_tokens) return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
-  if (draft_file && (sc.kind != HOLO_SAMPLER_GREEDY || regex))
-    return cli_fail(CLI_USAGE, "generate: --draft is greedy speculative decoding: give --greedy (and no --regex)");
+  if (stop_token != UINT64_MAX) a->stop = (int64_t)stop_token;
+  if (!a->file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
+  if (!a->prompt && !a->prompt_tokens)
+    return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
+  if (a->draft_file && (sc->kind != HOLO_SAMPLER_GREEDY || a->regex))
+    return cli_fail(CLI_USAGE,
+                    "generate: --draft is greedy speculative decoding: give --greedy (and no --regex)");
+  return 0;
+}
 
-  uint8_t *bytes;
-  size_t len;
-  rc = cli_read_file(file, CLI_ARCHIVE, &bytes, &len);
+/* An archive the runtime refuses is exit 2 (CLI_INPUT would name the
+ * user's tensors, of which there are none here). */
+static int load_fail(const char *file, const holo_error *err, holo_status st) {
+  return holo_cli_fail(file, err, cli_exit_code(st) == CLI_INPUT ? CLI_ARCHIVE : cli_exit_code(st));
+}
+
+/* Reads the model and loads its session, over the warm store if one is
+ * given. */
+static int gen_load(gen_ctx *c, const gen_args *a) {
+  int rc = cli_read_file(a->file, CLI_ARCHIVE, &c->bytes, &c->len);
   if (rc) return rc;
-  holo_backend be;
-  holo_cpu_backend_init(&be);
-  static holo_file_store fs;
-  bool fs_open = false;
   holo_options opt = {holo_std_allocator(), 0, 0, 0};
-  holo_error err = {0};
-  holo_session *s = 0;
-  uint32_t *toks = 0, *out = 0;
-  holo_gen g;
-  bool g_init = false;
-  holo_sampler smp;
-  bool smp_init = false;
-  holo_prompt_cache pc;
-  bool pc_init = false;
-  holo_regex re;
-  uint8_t *dbytes = 0;
-  size_t dlen = 0;
-  holo_session *ds = 0;
-  holo_gen dg;
-  bool dg_init = false;
-  holo_spec_report rep = {0};
-  if (store_dir) {
-    if ((rc = cli_ensure_dir(store_dir, CLI_INPUT, "warm store"))) goto out;
-    if (holo_file_store_open(&fs, store_dir, &err)) {
-      rc = cli_fail(CLI_INPUT, "%s", err.message);
-      goto out;
-    }
-    fs_open = true;
-    opt.warm_store = &fs.store;
+  if (a->store_dir) {
+    if ((rc = cli_ensure_dir(a->store_dir, CLI_INPUT, "warm store"))) return rc;
+    if (holo_file_store_open(&c->fs, a->store_dir, &c->err)) return cli_fail(CLI_INPUT, "%s", c->err.message);
+    c->fs_open = true;
+    opt.warm_store = &c->fs.store;
   }
-  holo_status st = holo_session_load(bytes, len, &be, &opt, &s, &err);
-  if (st) {
-    rc = holo_cli_fail(file, &err, cli_exit_code(st) == CLI_INPUT ? CLI_ARCHIVE : cli_exit_code(st));
-    goto out;
+  holo_status st = holo_session_load(c->bytes, c->len, &c->be, &opt, &c->s, &c->err);
+  return st ? load_fail(a->file, &c->err, st) : 0;
+}
+
+/* The causal model's ports: as named on the command line, else the
+ * defaults (token input 0, logits output 0, the first input named like a
+ * position, if any). */
+static int gen_ports(holo_session *s, const gen_args *a, holo_causal_model *m) {
+  holo_causal_model_default(m);
+  int p, rc;
+  if (a->tok_port) {
+    if ((rc = port_of(s, a->tok_port, true, &p))) return rc;
+    m->token_input = (uint32_t)p;
   }
+  if (a->logit_port) {
+    if ((rc = port_of(s, a->logit_port, false, &p))) return rc;
+    m->logits_output = (uint32_t)p;
+  }
+  if (a->pos_port) {
+    if ((rc = port_of(s, a->pos_port, true, &p))) return rc;
+    m->position_input = p;
+    return 0;
+  }
+  static const char *NAMES[] = {"pos", "position", "position_ids", 0};
+  for (uint32_t i = 0; i < holo_session_input_count(s) && m->position_input < 0; i++) {
+    holo_port_info pi;
+    holo_session_input_info(s, i, &pi);
+    for (int k = 0; NAMES[k]; k++)
+      if (pi.name_len == strlen(NAMES[k]) && !memcmp(pi.name, NAMES[k], pi.name_len))
+        m->position_input = (int32_t)i;
+  }
+  return 0;
+}
+
+/* The generator over the session, and the draft's (same ports as the
+ * target; rolled back by snapshot) when --draft is given. */
+static int gen_build(gen_ctx *c, const gen_args *a) {
   holo_causal_model m;
-  holo_causal_model_default(&m);
-  int p;
-  if (tok_port) {
-    if ((rc = port_of(s, tok_port, true, &p))) goto out;
-    m.token_input = (uint32_t)p;
-  }
-  if (logit_port) {
-    if ((rc = port_of(s, logit_port, false, &p))) goto out;
-    m.logits_output = (uint32_t)p;
-  }
-  if (pos_port) {
-    if ((rc = port_of(s, pos_port, true, &p))) goto out;
-    m.position_input = p;
+  int rc = gen_ports(c->s, a, &m);
+  if (rc) return rc;
+  holo_status st = holo_gen_init(&c->g, c->s, &m, 0, holo_std_allocator(), &c->err);
+  if (st) return holo_cli_fail(a->file, &c->err, cli_exit_code(st));
+  c->g_init = true;
+  if (!a->draft_file) return 0;
+  if ((rc = cli_read_file(a->draft_file, CLI_ARCHIVE, &c->dbytes, &c->dlen))) return rc;
+  holo_options dopt = {holo_std_allocator(), 0, 0, 0};
+  if ((st = holo_session_load(c->dbytes, c->dlen, &c->be, &dopt, &c->ds, &c->err)))
+    return load_fail(a->draft_file, &c->err, st);
+  if ((st = holo_gen_init(&c->dg, c->ds, &m, 0, holo_std_allocator(), &c->err)))
+    return holo_cli_fail(a->draft_file, &c->err, cli_exit_code(st));
+  c->dg_init = true;
+  return 0;
+}
+
+/* The token <-> byte table and the prompt as tokens. */
+static int gen_prompt(gen_ctx *c, const gen_args *a) {
+  const char *vocab = a->vocab;
+  uint32_t V = c->g.vocab, nv = vocab ? (uint32_t)strlen(vocab) : 0;
+  if (!vocab && V < 256)
+    return cli_fail(CLI_USAGE,
+                    "generate: the vocabulary has %u tokens; give --vocab CHARS or --prompt-tokens", V);
+  if (V > sizeof c->tb) V = sizeof c->tb;
+  for (uint32_t t = 0; t < V; t++)
+    c->tb[t] = vocab ? (t < nv ? (uint8_t)vocab[t] : '?') : (uint8_t)t;
+  c->V = V;
+  int rc;
+  if (a->prompt_tokens) {
+    c->toks = malloc((strlen(a->prompt_tokens) / 2 + 2) * 4);
+    if ((rc = parse_tokens(a->prompt_tokens, c->g.vocab, c->toks, &c->n))) return rc;
   } else {
-    static const char *NAMES[] = {"pos", "position", "position_ids", 0};
-    for (uint32_t i = 0; i < holo_session_input_count(s) && m.position_input < 0; i++) {
-      holo_port_info pi;
-      holo_session_input_info(s, i, &pi);
-      for (int k = 0; NAMES[k]; k++)
-        if (pi.name_len == strlen(NAMES[k]) && !memcmp(pi.name, NAMES[k], pi.name_len)) m.position_input = (int32_t)i;
-    }
-  }
-  if ((st = holo_gen_init(&g, s, &m, 0, holo_std_allocator(), &err))) {
-    rc = holo_cli_fail(file, &err, cli_exit_code(st));
-    goto out;
-  }
-  g_init = true;
-  if (draft_file) { /* same ports as the target; rolled back by snapshot */
-    if ((rc = cli_read_file(draft_file, CLI_ARCHIVE, &dbytes, &dlen))) goto out;
-    holo_options dopt = {holo_std_allocator(), 0, 0, 0};
-    if ((st = holo_session_load(dbytes, dlen, &be, &dopt, &ds, &err))) {
-      rc = holo_cli_fail(draft_file, &err, cli_exit_code(st) == CLI_INPUT ? CLI_ARCHIVE : cli_exit_code(st));
-      goto out;
-    }
-    if ((st = holo_gen_init(&dg, ds, &m, 0, holo_std_allocator(), &err))) {
-      rc = holo_cli_fail(draft_file, &err, cli_exit_code(st));
-      goto out;
-    }
-    dg_init = true;
-  }
-  /* token <-> byte */
-  static uint8_t tb[65536];
-  uint32_t V = g.vocab, nv = vocab ? (uint32_t)strlen(vocab) : 0;
-  if (!vocab && V < 256) {
-    rc = cli_fail(CLI_USAGE, "generate: the vocabulary has %u tokens; give --vocab CHARS or --prompt-tokens", V);
-    goto out;
-  }
-  if (V > sizeof tb) V = sizeof tb;
-  for (uint32_t t = 0; t < V; t++) tb[t] = vocab ? (t < nv ? (uint8_t)vocab[t] : '?') : (uint8_t)t;
-  size_t n = 0;
-  if (prompt_tokens) {
-    toks = malloc((strlen(prompt_tokens) / 2 + 2) * 4);
-    if ((rc = parse_tokens(prompt_tokens, g.vocab, toks, &n))) goto out;
-  } else {
-    size_t pl = strlen(prompt);
-    toks = malloc((pl + 1) * 4);
+    size_t pl = strlen(a->prompt);
+    c->toks = malloc((pl + 1) * 4);
     for (size_t i = 0; i < pl; i++) {
-      uint8_t ch = (uint8_t)prompt[i];
+      uint8_t ch = (uint8_t)a->prompt[i];
       if (!vocab) {
-        toks[n++] = ch;
+        c->toks[c->n++] = ch;
         continue;
       }
       const char *f = memchr(vocab, ch, nv);
-      if (!f) {
-        rc = cli_fail(CLI_INPUT, "generate: prompt byte '%c' is not in --vocab", ch);
-        goto out;
-      }
-      toks[n++] = (uint32_t)(f - vocab);
+      if (!f) return cli_fail(CLI_INPUT, "generate: prompt byte '%c' is not in --vocab", ch);
+      c->toks[c->n++] = (uint32_t)(f - vocab);
     }
   }
-  if (!n) {
-    rc = cli_fail(CLI_USAGE, "generate: the prompt is empty");
-    goto out;
-  }
-  if ((st = holo_sampler_init(&smp, &sc, g.vocab, holo_std_allocator(), &err))) {
-    rc = cli_fail(CLI_USAGE, "generate: %s", err.message);
-    goto out;
-  }
-  smp_init = true;
-  if (regex) {
-    if ((st = holo_regex_compile(&re, regex, tb, 0, g.vocab, stop, &err))) {
-      rc = cli_fail(CLI_USAGE, "generate: %s", err.message);
-      goto out;
-    }
-    holo_sampler_set_mask(&smp, holo_regex_mask, &re);
-  }
-  double t0 = cli_now_ms();
-  uint32_t reused = 0;
-  if (store_dir) {
-    if ((st = holo_prompt_cache_init(&pc, 16, 0, &fs.store, holo_std_allocator(), &err))) goto fail;
-    pc_init = true;
-    st = holo_gen_prefill_cached(&g, &pc, toks, (uint32_t)n, &reused, &err);
+  return c->n ? 0 : cli_fail(CLI_USAGE, "generate: the prompt is empty");
+}
+
+/* The sampler, masked by --regex when given. */
+static int gen_sampler(gen_ctx *c, const gen_args *a) {
+  if (holo_sampler_init(&c->smp, &a->sc, c->g.vocab, holo_std_allocator(), &c->err))
+    return cli_fail(CLI_USAGE, "generate: %s", c->err.message);
+  c->smp_init = true;
+  if (!a->regex) return 0;
+  if (holo_regex_compile(&c->re, a->regex, c->tb, 0, c->g.vocab, a->stop, &c->err))
+    return cli_fail(CLI_USAGE, "generate: %s", c->err.message);
+  holo_sampler_set_mask(&c->smp, holo_regex_mask, &c->re);
+  return 0;
+}
+
+/* Prefill (through the prompt cache over the warm store, if any), then
+ * decode: sampled, or speculative with the draft. */
+static holo_status gen_decode(gen_ctx *c, const gen_args *a) {
+  holo_status st;
+  c->t0 = cli_now_ms();
+  if (a->store_dir) {
+    if ((st = holo_prompt_cache_init(&c->pc, 16, 0, &c->fs.store, holo_std_allocator(), &c->err))) return st;
+    c->pc_init = true;
+    st = holo_gen_prefill_cached(&c->g, &c->pc, c->toks, (uint32_t)c->n, &c->reused, &c->err);
   } else {
-    st = holo_gen_prefill(&g, toks, (uint32_t)n, &err);
+    st = holo_gen_prefill(&c->g, c->toks, (uint32_t)c->n, &c->err);
   }
-  if (st) goto fail;
-  double t1 = cli_now_ms();
-  out = malloc(((size_t)max_tokens + 1) * 4);
-  uint32_t got = 0;
-  holo_gen_options go = {max_tokens, stop, 0, 0};
-  if (dg_init) {
-    if ((st = holo_gen_prefill(&dg, toks, (uint32_t)n, &err))) goto fail;
-    if ((st = holo_speculative_run(&g, &dg, spec_k, &go, out, max_tokens, &got, &rep, &err))) goto fail;
-  } else if ((st = holo_gen_run(&g, &smp, &go, out, max_tokens, &got, &err))) {
-    goto fail;
+  if (st) return st;
+  c->t1 = cli_now_ms();
+  c->out = malloc(((size_t)a->max_tokens + 1) * 4);
+  holo_gen_options go = {a->max_tokens, a->stop, 0, 0};
+  if (c->dg_init) {
+    if ((st = holo_gen_prefill(&c->dg, c->toks, (uint32_t)c->n, &c->err))) return st;
+    st =
+        holo_speculative_run(&c->g, &c->dg, a->spec_k, &go, c->out, a->max_tokens, &c->got, &c->rep, &c->err);
+  } else {
+    st = holo_gen_run(&c->g, &c->smp, &go, c->out, a->max_tokens, &c->got, &c->err);
   }
-  double t2 = cli_now_ms();
-  for (uint32_t i = 0; i < got; i++) putchar(out[i] < V ? tb[out[i]] : '?');
+  c->t2 = cli_now_ms();
+  return st;
+}
+
+/* The text on stdout, the JSON summary on stderr. */
+static void gen_print(const gen_ctx *c, const gen_args *a) {
+  for (uint32_t i = 0; i < c->got; i++)
+    putchar(c->out[i] < c->V ? c->tb[c->out[i]] : '?');
   putchar('\n');
+  double t0 = c->t0, t1 = c->t1, t2 = c->t2;
+  uint32_t got = c->got;
   fprintf(stderr,
-          "{\"prompt_tokens\": %zu, \"prompt_reused\": %u, \"generated\": %u, \"prefill_ms\": %.3f, \"decode_ms\": %.3f, "
+          "{\"prompt_tokens\": %zu, \"prompt_reused\": %u, \"generated\": %u, \"prefill_ms\": %.3f, "
+          "\"decode_ms\": %.3f, "
           "\"tokens_per_s\": %.1f, \"steps\": %llu, \"dispatches\": %llu, \"memo_hits\": %llu",
-          n, reused, got, t1 - t0, t2 - t1, got ? got / ((t2 - t1) / 1e3) : 0.0, (unsigned long long)g.stats.steps,
-          (unsigned long long)g.stats.dispatches, (unsigned long long)g.stats.memo_hits);
-  if (dg_init)
+          c->n, c->reused, got, t1 - t0, t2 - t1, got ? got / ((t2 - t1) / 1e3) : 0.0,
+          (unsigned long long)c->g.stats.steps, (unsigned long long)c->g.stats.dispatches,
+          (unsigned long long)c->g.stats.memo_hits);
+  const holo_spec_report *r = &c->rep;
+  if (c->dg_init)
     fprintf(stderr,
-            ", \"speculative\": {\"k\": %u, \"proposed\": %llu, \"accepted\": %llu, \"acceptance\": %.3f, \"rounds\": %llu, "
+            ", \"speculative\": {\"k\": %u, \"proposed\": %llu, \"accepted\": %llu, \"acceptance\": %.3f, "
+            "\"rounds\": %llu, "
             "\"target_steps\": %llu, \"draft_steps\": %llu}",
-            spec_k, (unsigned long long)rep.proposed, (unsigned long long)rep.accepted, rep.acceptance,
-            (unsigned long long)rep.rounds, (unsigned long long)rep.target_steps, (unsigned long long)rep.draft_steps);
+            a->spec_k, (unsigned long long)r->proposed, (unsigned long long)r->accepted, r->acceptance,
+            (unsigned long long)r->rounds, (unsigned long long)r->target_steps,
+            (unsigned long long)r->draft_steps);
   fputs("}\n", stderr);
-  goto out;
-fail:
-  rc = holo_cli_fail(file, &err, cli_exit_code(st));
-out:
-  if (pc_init) holo_prompt_cache_free(&pc, &g);
-  if (smp_init) holo_sampler_free(&smp);
-  if (g_init) holo_gen_free(&g);
-  if (dg_init) holo_gen_free(&dg);
-  holo_session_free(ds);
-  free(dbytes);
-  holo_session_free(s);
-  if (fs_open) holo_file_store_close(&fs);
-  free(toks);
-  free(out);
-  free(bytes);
+}
+
+static void gen_free(gen_ctx *c) {
+  if (c->pc_init) holo_prompt_cache_free(&c->pc, &c->g);
+  if (c->smp_init) holo_sampler_free(&c->smp);
+  if (c->g_init) holo_gen_free(&c->g);
+  if (c->dg_init) holo_gen_free(&c->dg);
+  holo_session_free(c->ds);
+  free(c->dbytes);
+  holo_session_free(c->s);
+  if (c->fs_open) holo_file_store_close(&c->fs);
+  free(c->toks);
+  free(c->out);
+  free(c->bytes);
+}
+
+int cli_generate_main(int argc, char **argv) {
+  gen_args a;
+  bool help = false;
+  int rc = gen_parse(argc, argv, &a, &help);
+  if (rc || help) return rc;
+  /* Static: its ~70 KiB (token table, regex class bitmaps, file store) stay
+   * off the stack; zeroed each call, since gen_free reads its flags. */
+  static gen_ctx c;
+  memset(&c, 0, sizeof c);
+  holo_cpu_backend_init(&c.be);
+  if (!(rc = gen_load(&c, &a)) && !(rc = gen_build(&c, &a)) && !(rc = gen_prompt(&c, &a)) &&
+      !(rc = gen_sampler(&c, &a))) {
+    holo_status st = gen_decode(&c, &a);
+    if (st)
+      rc = holo_cli_fail(a.file, &c.err, cli_exit_code(st));
+    else
+      gen_print(&c, &a);
+  }
+  gen_free(&c);
   return rc;
 }
