@@ -235,6 +235,8 @@ OPS.Conv = {
   attrs: ['auto_pad', 'dilations', 'group', 'kernel_shape', 'pads', 'strides'],
   norm(ctx, n) {
     const nsp = spatialRank(ctx, n, true);
+    const xr = ctx.shape(n.inputs[0])?.length, wr = ctx.shape(n.inputs[1])?.length;
+    if (xr !== undefined && wr !== undefined && xr !== wr) throw new Unsupported(`input X has rank ${xr} but weight W rank ${wr} (they must be equal)`);
     const a = { ...windowAttrs(ctx, n, nsp, true), group: A.int(attr(n, 'group', 1)) };
     if (nsp === 1) return as2d(ctx, n, 'Conv', a, (ins, outs, at) => ctx.emit('Conv', ins, outs, at));
     ctx.emit('Conv', n.inputs, n.outputs, a);
@@ -485,6 +487,8 @@ OPS.ConvTranspose = {
   attrs: ['auto_pad', 'dilations', 'group', 'kernel_shape', 'output_padding', 'output_shape', 'pads', 'strides'],
   norm(ctx, n) {
     const nsp = spatialRank(ctx, n, true);
+    const xr = ctx.shape(n.inputs[0])?.length, wr = ctx.shape(n.inputs[1])?.length;
+    if (xr !== undefined && wr !== undefined && xr !== wr) throw new Unsupported(`input X has rank ${xr} but weight W rank ${wr} (they must be equal)`);
     const a = { ...windowAttrs(ctx, n, nsp, true), group: A.int(attr(n, 'group', 1)) };
     if (nsp !== null) a.output_padding = A.ints(attr(n, 'output_padding', zeros(nsp)));
     if (n.attrs.output_shape) { a.output_shape = A.ints(attr(n, 'output_shape')); if (!n.attrs.pads) delete a.pads; }

@@ -94,5 +94,10 @@ reg('identity-no-input', model({ input: [], output: [vi('y', 1, null)], node: [{
 reg('clip8-float16', model({ input: [vi('x', 10, [4])], output: [vi('y', 10, null)], node: [{ opType: 'Clip', input: ['x'], output: ['y'] }] }, 8),
   "unsupported op 'Clip'.*a float16 constant would be needed");
 
+// internal: cannot reshape constant 'w' [0,3] to [0,0,1,-1] (1-D Conv with a rank-2 W; fast-check mutator)
+reg('conv1d-weight-rank-2', model({ input: [vi('x', 1, [1, 1, 4])], output: [vi('y', 1, null)], initializer: [{ name: 'w', dataType: 1, dims: [0, 3] }],
+  node: [{ opType: 'Conv', input: ['x', 'w'], output: ['y'] }] }, 11),
+  "unsupported op 'Conv'.*input X has rank 3 but weight W rank 2");
+
 writeFileSync(join(dir, 'expect.json'), `${JSON.stringify(expect, null, 2)}\n`);
 console.log(`make-regressions: ${Object.keys(expect).length} regressions in ${dir}`);
