@@ -277,7 +277,11 @@ export interface PromptCacheOptions {
 }
 export interface PromptCacheStats {
   lookups: number; hits: number; misses: number; tokensReused: number; inserts: number; evictions: number;
-  storeHits: number; storePuts: number; bytes: number; entries: number; maxBytes: number;
+  storeHits: number; storePuts: number;
+  /** Prefixes found in the warm store and refused (bad manifest digest or structure, a state record missing or
+   * not what it names); each is also a miss, and the prefix is recomputed. */
+  storeCorrupt: number;
+  bytes: number; entries: number; maxBytes: number;
 }
 export interface SpeculativeReport {
   proposed: number; accepted: number; acceptance: number; rounds: number;

@@ -840,17 +840,25 @@ class Session {
     PCACHE.set(this, p);
   }
 
-  /** Prompt-cache counters ({ lookups, hits, misses, tokensReused, inserts, evictions, storeHits, storePuts, bytes, entries, maxBytes }) or null. */
+  /**
+   * Prompt-cache counters ({ lookups, hits, misses, tokensReused, inserts, evictions, storeHits, storePuts,
+   * storeCorrupt, bytes, entries, maxBytes }) or null. storeCorrupt: prefixes found in the warm store and
+   * refused (a manifest with a bad digest or structure, or a state record it names missing or not what it
+   * names); each is also a miss, recomputed.
+   */
   get promptCache() {
     const rt = this.#live();
     const p = PCACHE.get(this);
     if (!p) return null;
-    const o = rt.alloc(88, 8);
+    const o = rt.alloc(96, 8);
     try {
       rt.x.holo_wasm_pcache_stats(p, o);
       const dv = rt.dv();
-      const K = ['lookups', 'hits', 'misses', 'tokensReused', 'inserts', 'evictions', 'storeHits', 'storePuts', 'bytes', 'entries', 'maxBytes'];
-      return Object.fromEntries(K.map((k, i) => [k, Number(dv.getBigUint64(o + 8 * i, true))]));
+      // the export's slot order (gen-exports.c: storeCorrupt was appended)
+      const K = ['lookups', 'hits', 'misses', 'tokensReused', 'inserts', 'evictions', 'storeHits', 'storePuts', 'bytes', 'entries', 'maxBytes', 'storeCorrupt'];
+      const v = Object.fromEntries(K.map((k, i) => [k, Number(dv.getBigUint64(o + 8 * i, true))]));
+      const { bytes, entries, maxBytes, storeCorrupt, ...counts } = v;
+      return { ...counts, storeCorrupt, bytes, entries, maxBytes };
     } finally {
       if (!rt.poisoned) rt.x.holo_free(o);
     }

@@ -30,7 +30,8 @@ static const holo_allocator GX_ALLOC = {0, gx_alloc, gx_free};
 static void set_err(holo_error *err, holo_status st, const char *m) {
   err->status = st;
   uint32_t i = 0;
-  for (; m[i] && i + 1 < HOLO_MSG_CAP; i++) err->message[i] = m[i];
+  for (; m[i] && i + 1 < HOLO_MSG_CAP; i++)
+    err->message[i] = m[i];
   err->message[i] = 0;
 }
 
@@ -38,12 +39,17 @@ static void set_err(holo_error *err, holo_status st, const char *m) {
 
 EXPORT(holo_wasm_gen_seq) uint32_t wasm_gen_seq(holo_gen *g) { return g->seq; }
 EXPORT(holo_wasm_gen_pos) uint32_t wasm_gen_pos(holo_gen *g) { return g->pos; }
-EXPORT(holo_wasm_gen_set_masked) void wasm_gen_set_masked(holo_gen *g, uint32_t on) { g->m.masked_state = on != 0; }
-EXPORT(holo_wasm_gen_set_content) void wasm_gen_set_content(holo_gen *g, uint32_t on) { g->m.content_state = on != 0; }
+EXPORT(holo_wasm_gen_set_masked) void wasm_gen_set_masked(holo_gen *g, uint32_t on) {
+  g->m.masked_state = on != 0;
+}
+EXPORT(holo_wasm_gen_set_content) void wasm_gen_set_content(holo_gen *g, uint32_t on) {
+  g->m.content_state = on != 0;
+}
 
 /* steps, dispatches, memo hits, elided, tokens fed */
 EXPORT(holo_wasm_gen_stats2) void wasm_gen_stats2(holo_gen *g, uint64_t *out) {
-  out[0] = g->stats.steps, out[1] = g->stats.dispatches, out[2] = g->stats.memo_hits, out[3] = g->stats.elided;
+  out[0] = g->stats.steps, out[1] = g->stats.dispatches, out[2] = g->stats.memo_hits,
+  out[3] = g->stats.elided;
   out[4] = g->stats.tokens;
 }
 
@@ -59,8 +65,8 @@ EXPORT(holo_wasm_gen_rewind) int wasm_gen_rewind(holo_gen *g, uint32_t n, holo_e
 /* Greedy speculative decoding; report: proposed, accepted, rounds, target
  * executions, draft executions (u64 each). stop < 0: none. */
 EXPORT(holo_wasm_gen_speculative)
-int wasm_gen_speculative(holo_gen *t, holo_gen *d, uint32_t k, uint32_t max_tokens, int32_t stop, uint32_t *out,
-                         uint32_t cap, uint32_t *n_out, uint64_t *report, holo_error *err) {
+int wasm_gen_speculative(holo_gen *t, holo_gen *d, uint32_t k, uint32_t max_tokens, int32_t stop,
+                         uint32_t *out, uint32_t cap, uint32_t *n_out, uint64_t *report, holo_error *err) {
   holo_gen_options o = {max_tokens, stop, 0, 0};
   holo_spec_report r = {0};
   holo_status st = holo_speculative_run(t, d, k, &o, out, cap, n_out, &r, err);
@@ -101,8 +107,8 @@ wasm_pcache *wasm_pcache_new(uint32_t max_entries, uint32_t budget_lo, uint32_t 
   }
   w->store = (holo_warm_store){w, pc_get, pc_put};
   w->last_get = 0;
-  if (holo_prompt_cache_init(&w->pc, max_entries, (uint64_t)budget_hi << 32 | budget_lo, use_store ? &w->store : 0,
-                             &GX_ALLOC, err) != HOLO_OK) {
+  if (holo_prompt_cache_init(&w->pc, max_entries, (uint64_t)budget_hi << 32 | budget_lo,
+                             use_store ? &w->store : 0, &GX_ALLOC, err) != HOLO_OK) {
     wasm_free(w);
     return 0;
   }
@@ -127,12 +133,14 @@ int wasm_gen_prefill_cached(holo_gen *g, wasm_pcache *w, const uint32_t *tokens,
 }
 
 /* lookups, hits, misses, tokens reused, inserts, evictions, store hits,
- * store puts, bytes held, entries, byte bound */
+ * store puts, bytes held, entries, byte bound, store corrupt (last: the
+ * earlier slots keep their places) */
 EXPORT(holo_wasm_pcache_stats) void wasm_pcache_stats(wasm_pcache *w, uint64_t *out) {
   const holo_prompt_cache_stats *s = &w->pc.stats;
   out[0] = s->lookups, out[1] = s->hits, out[2] = s->misses, out[3] = s->tokens_reused, out[4] = s->inserts;
   out[5] = s->evictions, out[6] = s->store_hits, out[7] = s->store_puts, out[8] = w->pc.bytes;
   uint64_t n = 0;
-  for (uint32_t i = 0; i < w->pc.cap; i++) n += w->pc.e[i].used;
-  out[9] = n, out[10] = w->pc.budget;
+  for (uint32_t i = 0; i < w->pc.cap; i++)
+    n += w->pc.e[i].used;
+  out[9] = n, out[10] = w->pc.budget, out[11] = s->store_corrupt;
 }

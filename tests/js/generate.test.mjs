@@ -200,9 +200,59 @@ test('prompt cache: persisted through a node-dir WarmStore, a new process starts
     assert.equal(c.tokens, a.tokens);
     assert.is(c.stats.prefillComputed, 8);
     assert.is(s3.promptCache.storeHits, 0);
+    assert.is(s3.promptCache.storeCorrupt, 1, 'the manifest named a state record that is not what it names');
     s3.dispose();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The prompt-cache manifest (HOLOPC2: head, state labels, logits, SHA-256 of
+// all that) is verified on read: a refused one is a miss, counted in
+// storeCorrupt, and the prefix is recomputed, written again and hit next time.
+test('prompt cache: a corrupted manifest in a JS warm store is counted in storeCorrupt, recomputed as cold', async () => {
+  const { MemoryWarmStore } = await import('../../bindings-js/stores/memory.js');
+  const prompt = [3, 1, 4, 1, 5, 9, 2, 6], V = 32;
+  const map = new Map();
+  const open = async () => load(fixture('gen-bigram'), { warmStore: new MemoryWarmStore(map) });
+  const s = await open();
+  const cold = s.generate(prompt, { ...GREEDY, promptCache: true });
+  assert.is(s.promptCache.storeCorrupt, 0);
+  s.dispose();
+  const manifests = [...map].filter(([, b]) => Buffer.from(b.subarray(0, 8)).toString('latin1') === 'HOLOPC2\0');
+  assert.is(manifests.length, 1, 'one prefix stored: one manifest');
+  const [label, good] = manifests[0];
+  // Logits that, if believed, start generation elsewhere: a huge logit on a
+  // token the cold run did not pick first.
+  const other = (cold.tokens[0] + 1) % V;
+  const liar = new Uint8Array(good);
+  new DataView(liar.buffer).setFloat32(good.length - 32 - 4 * V + 4 * other, 1e30, true);
+  const cases = [
+    ['a logit changed (digest)', liar],
+    ['one digest byte flipped', Uint8Array.from(good, (v, i) => (i === good.length - 1 ? v ^ 1 : v))],
+    ['truncated', good.slice(0, good.length - 1)],
+    ['empty', new Uint8Array(0)],
+  ];
+  for (const [what, bad] of cases) {
+    map.set(label, bad);
+    const s2 = await open();
+    const r = s2.generate(prompt, { ...GREEDY, promptCache: true });
+    assert.equal(r.tokens, cold.tokens, `${what}: the result is a cold run's`);
+    assert.is(r.stats.prefillReused, 0, what);
+    assert.is(r.stats.prefillComputed, prompt.length, what);
+    const pc = s2.promptCache;
+    assert.is(pc.storeCorrupt, 1, `${what}: storeCorrupt`);
+    assert.is(pc.storeHits, 0, what);
+    assert.is(pc.misses, 1, what);
+    s2.dispose();
+    assert.equal(map.get(label), good, `${what}: the recomputed prefix is written again`);
+    const s3 = await open();
+    const again = s3.generate(prompt, { ...GREEDY, promptCache: true });
+    assert.equal(again.tokens, cold.tokens);
+    assert.is(again.stats.prefillReused, prompt.length, `${what}: a hit after the rewrite`);
+    assert.is(s3.promptCache.storeCorrupt, 0);
+    assert.is(s3.promptCache.storeHits, 1);
+    s3.dispose();
   }
 });
 
