@@ -20,7 +20,7 @@ const EXIT = { ok: 0, usage: 1, archive: 2, input: 3, resource: 4 };
 const USAGE = `usage: holo VERB [options]          (npx hologram-exec VERB …)
 verbs:
   convert MODEL.onnx -o FILE.holo   convert an ONNX model (needs the optional package onnx-proto)
-  info FILE.holo                    ports, dtypes, shapes, kernels, archive label, backend, metadata
+  info FILE.holo                    ports, dtypes, shapes, kernels, archive label, variant, identity, metadata
   run FILE.holo                     execute once; inputs from .npy or raw files (default: a generated pattern)
   bench FILE.holo                   median of N full executions (fresh inputs) and of N memo hits, as JSON
 'holo VERB --help' describes a verb.
@@ -50,7 +50,8 @@ Converts an ONNX model (opsets 6..18) to a .holo archive.
 Needs the package onnx-proto (npm install onnx-proto); without it the verb explains and exits 4.
 A model the converter refuses (unsupported op, opset, dtype…) exits 2.`,
   info: `usage: holo info FILE.holo [--variant V]
-Loads the archive and prints its label, backend, kernel count, resident constants,
+Loads the archive and prints its label, variant (the core module that runs), identity
+(the backend identity that enters computed labels), kernel count, resident constants,
 ports (symbolic dims by name, [?] for an unknown rank), node counts by op and metadata.`,
   run: `usage: holo run FILE.holo [options]
 Executes once and prints load_ms, the load: counters, one line per input and output,
@@ -487,7 +488,11 @@ async function cmdInfo(args) {
   try {
     console.log(`archive  ${file} (${bytes.length} bytes)`);
     console.log(`label    ${s.archiveLabel}`);
-    console.log(`backend  ${s.backend} (${s.backendIdentity})`);
+    // Two fields, as the C holo prints them (wasi/cli-info.c): the core module
+    // variant that runs, and the backend identity that enters computed labels
+    // (variants with the same bytes share it).
+    console.log(`variant: ${s.backend}`);
+    console.log(`identity: ${s.backendIdentity}`);
     console.log(`kernels  ${s.kernelCount}`);
     console.log(`resident ${s.residentCount} constants, ${s.residentBytes} bytes`);
     for (const p of s.inputs) console.log(`input    ${p.name}: ${p.dtype}${fmtShape(p.shape)}`);

@@ -221,5 +221,36 @@ test('the .npy writer/reader and %g formatter match NumPy and printf', () => {
   assert.is(parseDtype('<float32'), null);
 });
 
+// `holo info` prints the variant and the identity as two fields, `variant: V`
+// and `identity: I`, as the C holo does (wasi/cli-info.c), no `backend` line;
+// the values are what the loaded session reports, and the identity is the C
+// holo's too (the same kernels' bytes label alike in every build).
+test('info: variant and identity, two fields in the C holo\'s format, equal to the session\'s', async () => {
+  const field = (out, k) => {
+    const m = [...out.matchAll(new RegExp(`^${k}: (.*)$`, 'gm'))];
+    assert.is(m.length, 1, `one ${k}: line in\n${out}`);
+    return m[0][1];
+  };
+  const { VARIANTS, features } = await import('../../bindings-js/index.js');
+  const f = features();
+  const runs = VARIANTS.filter((v) => v === 'scalar' || (v === 'simd128' && f.simd) || (v === 'relaxed' && f.relaxedSimd));
+  assert.ok(runs.includes('simd128'), `this node runs simd128 (${runs})`);
+  if (!fs.existsSync(NATIVE)) assert.unreachable(`${NATIVE} is not built: run \`make native\` (or \`make build\`)`);
+  const c = spawnSync(NATIVE, ['info', MLP], { encoding: 'utf8' });
+  assert.is(c.status, 0, c.stderr);
+  const cIdentity = field(c.stdout, 'identity');
+  for (const v of [undefined, ...runs]) {
+    const r = v ? holo('info', MLP, '--variant', v) : holo('info', MLP);
+    assert.is(r.status, 0, r.stderr);
+    assert.not.match(r.stdout, /^backend/m, 'no one-line backend field');
+    const s = await load(fixture('mlp'), v ? { variant: v } : {});
+    assert.is(field(r.stdout, 'variant'), s.backend, `variant (${v ?? 'default'})`);
+    assert.is(field(r.stdout, 'identity'), s.backendIdentity, `identity (${v ?? 'default'})`);
+    assert.is(field(r.stdout, 'identity'), cIdentity, `the C holo's identity (${v ?? 'default'})`);
+    if (v) assert.is(s.backend, v);
+    s.dispose();
+  }
+});
+
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 test.run();
