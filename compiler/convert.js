@@ -35,7 +35,7 @@ import { OPS, Unsupported } from './onnx-ops.js';
 import { GraphBuilder } from './graph.js';
 import { writeHolo } from './holo-writer.js';
 import { removeIdentity } from './rewrites/remove-identity.js';
-import { foldNode, foldConstants } from './rewrites/fold-constants.js';
+import { foldNode, foldConstants, outputBytes, FOLD_TOTAL_FACTOR, FOLD_TOTAL_SLACK } from './rewrites/fold-constants.js';
 import { compileFoldCore, foldHost, KernelFolder, FOLD_VARIANT } from './fold-runtime.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
@@ -85,6 +85,35 @@ export function backendHasOp(rt, op) {
 
 const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
 
+export const TRIAL_LOAD_FACTOR = 2;
+export const TRIAL_LOAD_SLACK = 64 * 1024 * 1024;
+
+/**
+ * How convert() trial-loads its own archive: { memoryBudget, warmCone,
+ * coneBytes } (the first two are load() options; report.trialLoad). The budget is 64 MiB + 2x the archive: the runtime
+ * refuses (BUDGET) any constant-cone value over it before allocating it. The
+ * cone's values are pinned, so the budget bounds each, not their sum: when
+ * the values the load would compute before its first over-budget one
+ * (sizes from shape inference; an unknown size counts as its inputs') add up
+ * to more than the budget, the trial load does not compute the cone
+ * (warmCone: false) and checks everything else.
+ */
+export function trialLoadOptions(ir, holo) {
+  const memoryBudget = TRIAL_LOAD_SLACK + TRIAL_LOAD_FACTOR * holo.length;
+  const size = new Map(); // cone value -> bytes
+  const bytesOf = (i) => (ir.isConst(i) ? ir.get(i).bytes.length : size.get(i));
+  let sum = 0;
+  for (const n of ir.nodes) {
+    const ins = n.inputs.filter(Boolean);
+    if (!ins.every((i) => ir.isConst(i) || size.has(i))) continue;
+    const b = outputBytes(ir, n) ?? ins.reduce((a, i) => a + bytesOf(i), 0);
+    if (b > memoryBudget) break; // the load stops here, with BUDGET
+    for (const o of n.outputs) if (o) size.set(o, b);
+    sum += b;
+  }
+  return { memoryBudget, warmCone: sum <= memoryBudget, coneBytes: sum };
+}
+
 function symbolFor(inputName, k, used) {
   let s = `${inputName}_d${k}`, i = 0;
   while (used.has(s)) s = `${inputName}_d${k}_${++i}`;
@@ -121,6 +150,9 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
 
   const ir = new IR();
   ir.opset = opset;
+  // all folds of this conversion together: in proportion to the file, so a
+  // chain of folds that each stay within 4x their inputs cannot compound
+  ir.foldLimit = { total: FOLD_TOTAL_FACTOR * (onnxBytes.byteLength ?? onnxBytes.length) + FOLD_TOTAL_SLACK, used: 0 };
   const g = model.graph;
   const report = { opset, producer: model.producer, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
 
@@ -326,17 +358,21 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     // The backend's own load is the last check: a graph it refuses (a kernel
     // that lacks these dtypes, an output too large to address) is refused
     // here, naming why, rather than written as a file that never loads. Only
-    // this host's memory (MEMORY, BUDGET) is not held against the graph.
+    // this host's memory (MEMORY, BUDGET) is not held against the graph: the
+    // trial load runs under a memory budget (trialLoadOptions), and a value
+    // over it is 'converted; needs that memory at load'.
+    report.trialLoad = trialLoadOptions(ir, holo);
     try {
-      runtimeRt.load(holo).dispose();
+      runtimeRt.load(holo, { memoryBudget: report.trialLoad.memoryBudget, warmCone: report.trialLoad.warmCone }).dispose();
     } catch (e) {
       if (e?.code !== 'MEMORY' && e?.code !== 'BUDGET') throw new Error(`the backend refuses the converted graph: ${e?.message ?? String(e)}`, { cause: e });
+      report.loadNeedsMemory = e.message;
     }
   }
 
   report.backendChecked = !!(checkBackend && runtimeRt);
   report.wasmFolding = fold.available;
-  report.folded = { runtime: { ...ir.foldStats?.runtime }, js: { ...ir.foldStats?.js } };
+  report.folded = { runtime: { ...ir.foldStats?.runtime }, js: { ...ir.foldStats?.js }, overBudget: { ...ir.foldStats?.overBudget } };
   report.nodes = ir.nodes.length;
   report.constants = graph.values.filter((v) => v.kind === 'const').length;
   report.opsOut = {};

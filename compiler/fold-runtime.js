@@ -21,7 +21,10 @@
 //       the core on first use (one instance per call, not per node);
 //       `trapped()` drops an instance a trap left unusable (the next fold
 //       makes a fresh one); `dispose()` drops it for good.
-//   runNode(rt, ir, node) -> [{dtype, shape, bytes}] | null   (one node)
+//   runNode(rt, ir, node, opts?) -> [{dtype, shape, bytes}] | null   (one node;
+//       opts.memoryBudget bounds the fold archive's load, so an output over it
+//       is refused by the runtime before it is allocated; opts.refused gets
+//       the refusal's code)
 import { writeHolo } from './holo-writer.js';
 
 export const FOLD_VARIANT = 'scalar';
@@ -114,7 +117,7 @@ const CODES = { float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, in
  * (the node then stays in the graph and the runtime meets the same refusal
  * at load). A trap is rethrown: the caller stops using the instance.
  */
-export function runNode(rt, ir, node) {
+export function runNode(rt, ir, node, opts = {}) {
   const attrs = toWriterAttrs(node);
   if (!attrs) return null;
   // graph JSON built here, constants as bytes: GraphBuilder's hex strings and
@@ -131,15 +134,19 @@ export function runNode(rt, ir, node) {
   const graph = { meta: [], symbols: [], values, nodes: [{ op: node.op, name: node.name ?? '', inputs: ids, outputs: outs, attrs }], inputs: [], outputs: outs };
   let s;
   try {
-    s = rt.load(writeHolo(graph));
+    // the node's inputs are constants, so it is in the archive's constant
+    // cone: the load computes it, and a budget refuses it before allocating
+    s = rt.load(writeHolo(graph), opts.memoryBudget ? { memoryBudget: opts.memoryBudget } : {});
   } catch (e) {
     if (e && e.code === 'TRAP') throw e;
+    opts.refused = e?.code;
     return null;
   }
   try {
     return s.execute([]).map((r) => ({ dtype: CODES[r.dtype], shape: r.shape, bytes: new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength).slice() }));
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError || (e && e.code === 'TRAP')) throw e;
+    opts.refused = e?.code;
     return null;
   } finally {
     s.dispose();

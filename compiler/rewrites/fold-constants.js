@@ -26,8 +26,23 @@
 //   foldNode(ir, node, runtime) -> 'const' | 'sv' | false   (one node, in place;
 //       runtime: a KernelFolder or { rt }; stats in ir.foldStats)
 //   foldConstants(ir, { runtime }) -> number of nodes folded (whole graph)
+//   outputBytes(ir, node) -> bytes the node's outputs will take, or null when
+//       the shape inference cannot tell (used before any kernel runs)
+//   foldBudget(ir, node) -> the most bytes one fold may produce
+//   ir.foldLimit = { total, used }: set by convert() to bound all folds of one
+//       conversion (FOLD_TOTAL_*); absent, only the per-node budget applies
+//
+// 3. The budget (docs/converter.md, "Fold budget"). A fold whose outputs would
+//    exceed 4x its inputs + 64 KiB, or would take the conversion's folded
+//    bytes past 8x the model file + 16 MiB, is not folded: the node stays and
+//    the runtime computes it at load, under the session's memory budget. The
+//    size is decided before the kernel runs — from the inferred output shape
+//    (Range's from its constant operands), and where inference cannot tell,
+//    by the fold archive's own load under memoryBudget = the node budget (the
+//    runtime refuses an over-budget value before allocating it) — so a tiny
+//    file asking for a huge constant costs neither its time nor its memory.
 import { runNode } from '../fold-runtime.js';
-import { DT, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode } from '../ir.js';
+import { DT, DTYPE_SIZE, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode } from '../ir.js';
 
 export { runNode };
 
@@ -165,14 +180,57 @@ export function foldJS(ir, node) {
   return rule(ir, node, ir.get(node.inputs[0]));
 }
 
-/** Max bytes a wasm fold may add: the outputs may not exceed 4x the inputs + 64 KiB. */
-function foldBudget(ir, node) {
-  return 4 * node.inputs.reduce((a, n) => a + (n ? ir.get(n).bytes.length : 0), 0) + 65536;
+export const FOLD_NODE_FACTOR = 4;
+export const FOLD_NODE_SLACK = 64 * 1024;
+export const FOLD_TOTAL_FACTOR = 8;
+export const FOLD_TOTAL_SLACK = 16 * 1024 * 1024;
+
+/** Max bytes one fold may produce: 4x its inputs + 64 KiB. */
+export function foldBudget(ir, node) {
+  return FOLD_NODE_FACTOR * node.inputs.reduce((a, n) => a + (n ? ir.get(n).bytes.length : 0), 0) + FOLD_NODE_SLACK;
 }
 
-function count(ir, engine, op) {
-  if (!ir.foldStats) ir.foldStats = { js: {}, runtime: {} };
+/** Elements of Range(start, limit, delta) from its constant scalars, or null. Only a size estimate for the budget. */
+function rangeLength(ir, node) {
+  const ops = node.inputs.slice(0, 3).map((n) => constOf(ir, n));
+  if (ops.length !== 3 || ops.some((c) => !c || c.bytes.length !== DTYPE_SIZE.get(c.dtype)) || ops[0].dtype === DT.f16) return null;
+  let s, l, d;
+  try { [s, l, d] = ops.map((c) => Number(readElems(c.dtype, c.bytes)[0])); } catch { return null; }
+  const n = Math.ceil((l - s) / d);
+  return Number.isFinite(n) ? Math.max(n, 0) : null;
+}
+
+/**
+ * Bytes the node's outputs will take, from the inferred shapes (Range's from
+ * its operands), or null when some output's size is unknown. Decided before
+ * the kernel runs: nothing is allocated.
+ */
+export function outputBytes(ir, node) {
+  let total = 0;
+  for (const [k, o] of node.outputs.entries()) {
+    const v = ir.get(o);
+    if (!v) continue;
+    let n = isConcrete(v.shape) ? numel(v.shape) : null;
+    if (n === null && k === 0 && node.op === 'Range') n = rangeLength(ir, node);
+    const size = DTYPE_SIZE.get(node.op === 'Range' ? ir.get(node.inputs[0])?.dtype : v.dtype);
+    if (n === null || !size) return null;
+    total += n * size;
+  }
+  return total;
+}
+
+const overCounted = new WeakSet(); // a node left over budget is counted once, though foldConstants revisits it
+
+function count(ir, engine, op, node) {
+  if (node) { if (overCounted.has(node)) return; overCounted.add(node); }
+  if (!ir.foldStats) ir.foldStats = { js: {}, runtime: {}, overBudget: {} };
   ir.foldStats[engine][op] = (ir.foldStats[engine][op] ?? 0) + 1;
+}
+
+/** Would `bytes` more folded bytes fit the node's budget and the conversion's? */
+function fits(ir, node, bytes) {
+  const lim = ir.foldLimit;
+  return bytes <= foldBudget(ir, node) && (!lim || lim.used + bytes <= lim.total);
 }
 
 /** Fold one node in place; 'const' (all outputs constant), 'sv', or false. */
@@ -183,18 +241,23 @@ export function foldNode(ir, node, runtime) {
   if (!node.inputs.every((n) => !n || ir.isConst(n)) || node.inputs.every((n) => !n)) return false;
   const rt = runtime ? runtime.rt : null;
   if (!rt) return false;
+  const want = outputBytes(ir, node);
+  if (want !== null && !fits(ir, node, want)) { count(ir, 'overBudget', node.op, node); return false; }
+  const opts = { memoryBudget: foldBudget(ir, node) };
   let res;
   try {
-    res = runNode(rt, ir, node);
+    res = runNode(rt, ir, node, opts);
   } catch (e) {
     if (typeof runtime.trapped === 'function') runtime.trapped();
     else runtime.rt = null;
     ir.log.push(`fold-constants: runtime trapped on '${node.op}' (${e.message}); left in the graph`);
     return false;
   }
+  if (!res && opts.refused === 'BUDGET') count(ir, 'overBudget', node.op, node);
   if (!res || res.length !== node.outputs.length || res.some((o) => !o.dtype)) return false;
   const total = res.reduce((a, o) => a + o.bytes.length, 0);
-  if (total > foldBudget(ir, node)) return false;
+  if (!fits(ir, node, total)) { count(ir, 'overBudget', node.op, node); return false; }
+  if (ir.foldLimit) ir.foldLimit.used += total;
   res.forEach((o, k) => ir.setConst(node.outputs[k], o.dtype, o.shape, o.bytes));
   count(ir, 'runtime', node.op);
   return 'const';

@@ -42,7 +42,11 @@ export function checkConvert(bytes) {
   const rt = getDefaultRuntime();
   if (rt) {
     try {
-      rt.load(res.holo).dispose();
+      // under the bounds of convert()'s own trial load (its memory budget, and
+      // no cone when the cone's values add up past it): a tiny archive may ask
+      // for gigabytes at load, and that is the host's memory, not a finding
+      const t = res.report?.trialLoad;
+      rt.load(res.holo, t ? { memoryBudget: t.memoryBudget, warmCone: t.warmCone } : {}).dispose();
     } catch (e) {
       // as in convert()'s own trial load: this host's memory is not the graph's fault
       if (e?.name === 'HologramError' && (e.code === 'MEMORY' || e.code === 'BUDGET')) return { ok: true, outcome: 'archive', message: `loads only with more memory: ${e.message}` };
