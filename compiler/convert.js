@@ -35,7 +35,7 @@ import { OPS, Unsupported } from './onnx-ops.js';
 import { GraphBuilder } from './graph.js';
 import { writeHolo } from './holo-writer.js';
 import { removeIdentity } from './rewrites/remove-identity.js';
-import { foldNode, foldConstants, outputBytes, FOLD_TOTAL_FACTOR, FOLD_TOTAL_SLACK } from './rewrites/fold-constants.js';
+import { foldNode, foldConstants, outputBytes, nodeWork, FOLD_TOTAL_FACTOR, FOLD_TOTAL_SLACK } from './rewrites/fold-constants.js';
 import { compileFoldCore, foldHost, KernelFolder, FOLD_VARIANT } from './fold-runtime.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
@@ -87,6 +87,7 @@ const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outp
 
 export const TRIAL_LOAD_FACTOR = 2;
 export const TRIAL_LOAD_SLACK = 64 * 1024 * 1024;
+export const TRIAL_LOAD_WORK = 2 ** 28;
 
 /**
  * How convert() trial-loads its own archive: { memoryBudget, warmCone,
@@ -95,14 +96,15 @@ export const TRIAL_LOAD_SLACK = 64 * 1024 * 1024;
  * cone's values are pinned, so the budget bounds each, not their sum: when
  * the values the load would compute before its first over-budget one
  * (sizes from shape inference; an unknown size counts as its inputs') add up
- * to more than the budget, the trial load does not compute the cone
- * (warmCone: false) and checks everything else.
+ * to more than the budget, or their MatMul/Gemm/Conv work to more than 2^28
+ * multiply-adds (seconds of a 32 MiB MatMul's time), the trial load does not
+ * compute the cone (warmCone: false) and checks everything else.
  */
 export function trialLoadOptions(ir, holo) {
   const memoryBudget = TRIAL_LOAD_SLACK + TRIAL_LOAD_FACTOR * holo.length;
   const size = new Map(); // cone value -> bytes
   const bytesOf = (i) => (ir.isConst(i) ? ir.get(i).bytes.length : size.get(i));
-  let sum = 0;
+  let sum = 0, work = 0;
   for (const n of ir.nodes) {
     const ins = n.inputs.filter(Boolean);
     if (!ins.every((i) => ir.isConst(i) || size.has(i))) continue;
@@ -110,8 +112,9 @@ export function trialLoadOptions(ir, holo) {
     if (b > memoryBudget) break; // the load stops here, with BUDGET
     for (const o of n.outputs) if (o) size.set(o, b);
     sum += b;
+    work += nodeWork(ir, n);
   }
-  return { memoryBudget, warmCone: sum <= memoryBudget, coneBytes: sum };
+  return { memoryBudget, warmCone: sum <= memoryBudget && work <= TRIAL_LOAD_WORK, coneBytes: sum, coneWork: work };
 }
 
 function symbolFor(inputName, k, used) {

@@ -41,6 +41,8 @@
 //    by the fold archive's own load under memoryBudget = the node budget (the
 //    runtime refuses an over-budget value before allocating it) — so a tiny
 //    file asking for a huge constant costs neither its time nor its memory.
+//    A MatMul, Gemm or Conv of more than 2^26 multiply-adds is not folded
+//    either (its work outgrows its bytes; the load computes it).
 import { runNode } from '../fold-runtime.js';
 import { DT, DTYPE_SIZE, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode } from '../ir.js';
 
@@ -219,6 +221,23 @@ export function outputBytes(ir, node) {
   return total;
 }
 
+export const FOLD_WORK_LIMIT = 2 ** 26;
+
+/**
+ * Multiply-adds of the ops whose work outgrows their bytes (MatMul, Gemm,
+ * Conv: output elements x the reduction length), from the inferred shapes;
+ * 0 for every other op, whose work is of the order of its bytes (bounded by
+ * the byte budgets), and for an unknown shape.
+ */
+export function nodeWork(ir, node) {
+  const out = ir.get(node.outputs[0])?.shape, a = ir.get(node.inputs[0])?.shape, w = ir.get(node.inputs[1])?.shape;
+  if (!isConcrete(out) || !isConcrete(a) || !a.length) return 0;
+  if (node.op === 'MatMul' || node.op === 'holo.MatMulPacked') return numel(out) * a[a.length - 1];
+  if (node.op === 'Gemm' && a.length === 2) return numel(out) * a[attr(node, 'transA', 0) ? 0 : 1];
+  if (node.op === 'Conv' && isConcrete(w) && w.length && w[0]) return numel(out) * (numel(w) / w[0]);
+  return 0;
+}
+
 const overCounted = new WeakSet(); // a node left over budget is counted once, though foldConstants revisits it
 
 function count(ir, engine, op, node) {
@@ -242,7 +261,7 @@ export function foldNode(ir, node, runtime) {
   const rt = runtime ? runtime.rt : null;
   if (!rt) return false;
   const want = outputBytes(ir, node);
-  if (want !== null && !fits(ir, node, want)) { count(ir, 'overBudget', node.op, node); return false; }
+  if ((want !== null && !fits(ir, node, want)) || nodeWork(ir, node) > FOLD_WORK_LIMIT) { count(ir, 'overBudget', node.op, node); return false; }
   const opts = { memoryBudget: foldBudget(ir, node) };
   let res;
   try {

@@ -100,28 +100,33 @@ reg('conv1d-weight-rank-2', model({ input: [vi('x', 1, [1, 1, 4])], output: [vi(
   "unsupported op 'Conv'.*input X has rank 3 but weight W rank 2");
 
 // Constant folding of tiny files asking for huge constants (campaign timeouts; docs/converter.md "Fold budget").
+// `fast`: also within 3 s (they take milliseconds; before the budget, seconds to minutes).
 // Each converted (the node stays; the runtime computes it at load under its memory budget) only after
 // the fold decided from the inferred output size, without running the kernel, and the trial load was bounded:
 // Range(0, 4e9, 33) of i64 scalars (60 bytes, 970 MB of output): 79 s and 3.8 GB of RSS
+const fast = (outcome) => ({ outcome, maxMs: 3000 });
 const i64s = (n, v) => ({ name: n, dataType: 7, int64Data: [v] });
 const range = (step) => model({ input: [], output: [vi('y', 7, null)], initializer: [i64s('a', 0), i64s('l', '4000000000'), i64s('d', step)],
   node: [{ opType: 'Range', input: ['a', 'l', 'd'], output: ['y'] }] });
-reg('fold-range-4e9-step-33', range(33), 'archive');
+reg('fold-range-4e9-step-33', range(33), fast('archive'));
 // Range(0, 4e9, 112) (285 MB): > 10 s
-reg('fold-range-4e9-step-112', range(112), 'archive');
+reg('fold-range-4e9-step-112', range(112), fast('archive'));
 // ConstantOfShape([24, 2^20]) + Add (80 bytes): a 100 MB archive, then 5-7 s and 450 MB folding and trial-loading it
 const cosAdd = (d0) => model({ input: [vi('x', 1, [1])], output: [vi('z', 1, null)], initializer: [{ name: 's', dataType: 7, dims: [2], int64Data: [d0, 1048576] }],
   node: [{ opType: 'ConstantOfShape', input: ['s'], output: ['y'] }, { opType: 'Add', input: ['x', 'y'], output: ['z'] }] });
-reg('fold-const-of-shape-24x2^20-add', cosAdd(24), 'archive');
-reg('fold-const-of-shape-40x2^20-add', cosAdd(40), 'archive');
+reg('fold-const-of-shape-24x2^20-add', cosAdd(24), fast('archive'));
+reg('fold-const-of-shape-40x2^20-add', cosAdd(40), fast('archive'));
 // folds that compound: ten Tiles x4 of a 1 KiB constant (each within 4x its inputs + 64 KiB; 1 GiB at the end)
 reg('fold-tile-chain-x4^10', model({ input: [], output: [vi('t10', 1, null)],
   initializer: [{ name: 't0', dataType: 1, dims: [256], floatData: Array.from({ length: 256 }, (_, i) => i) }, { name: 'r', dataType: 7, dims: [1], int64Data: [4] }],
-  node: Array.from({ length: 10 }, (_, k) => ({ opType: 'Tile', input: [`t${k}`, 'r'], output: [`t${k + 1}`] })) }), 'archive');
+  node: Array.from({ length: 10 }, (_, k) => ({ opType: 'Tile', input: [`t${k}`, 'r'], output: [`t${k + 1}`] })) }), fast('archive'));
 // a constant cone whose values are each under the trial load's budget and 2.4 GB together: 40 x ConstantOfShape([15 * 2^20])
 reg('fold-cone-40x60MiB', model({ input: [], output: Array.from({ length: 40 }, (_, k) => vi(`y${k}`, 1, null)),
   initializer: [{ name: 's', dataType: 7, dims: [1], int64Data: [15 * 1048576] }],
-  node: Array.from({ length: 40 }, (_, k) => ({ opType: 'ConstantOfShape', input: ['s'], output: [`y${k}`] })) }), 'archive');
+  node: Array.from({ length: 40 }, (_, k) => ({ opType: 'ConstantOfShape', input: ['s'], output: [`y${k}`] })) }), fast('archive'));
+// a constant cone of 63.7 MiB whose work is not in its bytes: MatMul of two ConstantOfShape([2890, 2890]) (24 G multiply-adds, 3-4 s per load)
+reg('fold-cone-matmul-2890', model({ input: [], output: [vi('z', 1, null)], initializer: [{ name: 's', dataType: 7, dims: [2], int64Data: [2890, 2890] }],
+  node: [{ opType: 'ConstantOfShape', input: ['s'], output: ['y'] }, { opType: 'MatMul', input: ['y', 'y'], output: ['z'] }] }), fast('archive'));
 
 writeFileSync(join(dir, 'expect.json'), `${JSON.stringify(expect, null, 2)}\n`);
 console.log(`make-regressions: ${Object.keys(expect).length} regressions in ${dir}`);

@@ -91,11 +91,13 @@ for (const f of corpusFiles) {
 
 // ---- regressions: each must pass the oracle AND get the refusal named in expect.json
 const expect = existsSync(join(REGRESS, 'expect.json')) ? JSON.parse(readFileSync(join(REGRESS, 'expect.json'), 'utf8')) : {};
+// an entry is the outcome ('archive' or a regex on the refusal), or { outcome, maxMs } for an input that must also be fast
 for (const f of files(REGRESS)) {
   const r = await pool.run(readFileSync(join(REGRESS, f)));
-  const want = expect[f];
+  const e = expect[f], want = typeof e === 'object' && e ? e.outcome : e;
   if (!r.ok) fail(`regressions/${f}`, null, r.finding);
   else if (!want) fail(`regressions/${f}`, null, 'no entry in expect.json');
+  else if (e.maxMs && r.ms > e.maxMs) fail(`regressions/${f}`, null, `took ${Math.round(r.ms)} ms, more than ${e.maxMs} ms`);
   else if (want === 'archive' ? r.outcome !== 'archive' : !(r.outcome === 'refused' && new RegExp(want).test(r.message)))
     fail(`regressions/${f}`, null, `expected ${want === 'archive' ? 'an archive' : `a refusal matching /${want}/`}, got ${r.outcome}: ${r.message ?? ''}`);
   else passed++;
