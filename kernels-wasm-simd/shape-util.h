@@ -23,6 +23,30 @@
 /* Room for "[" + 8 signed 64-bit dims + "]". */
 #define HOLO_K_SHAPE_STR 200
 
+/* a * b, or UINT64_MAX when it does not fit. By 32-bit halves: the usual
+ * `a > UINT64_MAX / b` test becomes a 128-bit multiply (__multi3), which the
+ * wasm builds do not link. */
+static inline uint64_t holo_k_mul_sat(uint64_t a, uint64_t b) {
+  if (a < b) {
+    uint64_t t = a;
+    a = b;
+    b = t;
+  }
+  if (b >> 32) return UINT64_MAX; /* both >= 2^32 */
+  uint64_t hi = (a >> 32) * b, lo = (a & 0xffffffffu) * b;
+  if (hi >> 32) return UINT64_MAX;
+  uint64_t r = (hi << 32) + lo;
+  return r < lo ? UINT64_MAX : r;
+}
+
+/* The product of n factors, saturating: a kernel's work estimate
+ * (holo_kernel_call.work) multiplies attribute-sized numbers. */
+static inline uint64_t holo_k_work(uint32_t n, const uint64_t *f) {
+  uint64_t w = 1;
+  for (uint32_t i = 0; i < n; i++) w = holo_k_mul_sat(w, f[i]);
+  return w;
+}
+
 /* Writes the message into call->msg and returns st. */
 holo_status holo_k_fail(holo_kernel_call *c, holo_status st, const char *fmt, ...);
 

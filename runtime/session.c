@@ -33,6 +33,8 @@ struct holo_session {
   size_t scratch_cap;
   holo_counters c;
   holo_hasher hasher;          /* host SHA-256 for large inputs; sha256 NULL: none */
+  uint64_t work_budget;        /* per walk; 0 = unbounded */
+  uint64_t work;               /* charged by the current (or last) walk */
   bool loading;
 };
 
@@ -151,6 +153,37 @@ static bool try_resident(holo_session *s, uint32_t i, const holo_digest *od) {
   return true;
 }
 
+/* Saturating: work estimates multiply attribute-sized numbers. */
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+/* Charges node i's work to the walk before its kernel runs, so an archive
+ * that asks for more than the host allows costs nothing but this check.
+ * The floor is the element count of operands and outputs (every op whose
+ * kernel leaves call->work at 0 is linear in them). */
+static holo_status charge_work(holo_session *s, uint32_t i, const holo_kernel_call *call, holo_error *err) {
+  uint64_t w = 0;
+  for (uint32_t k = 0; k < call->n_inputs; k++) {
+    size_t es = holo_dtype_size(call->inputs[k].dtype);
+    if (es) w = sat_add(w, call->inputs[k].bytes / es);
+  }
+  for (uint32_t k = 0; k < call->n_outputs; k++) {
+    size_t es = holo_dtype_size(call->outputs[k].dtype);
+    if (es) w = sat_add(w, call->outputs[k].bytes / es);
+  }
+  if (call->work > w) w = call->work;
+  s->work = sat_add(s->work, w);
+  if (s->work_budget && s->work > s->work_budget) {
+    const holo_ar_node *n = &s->ar.nodes[i];
+    return holo_err(
+        err, HOLO_ERR_BUDGET,
+        NODE_FMT
+        ": work budget exceeded: this node needs %llu operations, %llu in all so far, the bound is %llu",
+        NODE_ARGS(i, n), (unsigned long long)w, (unsigned long long)s->work,
+        (unsigned long long)s->work_budget);
+  }
+  return HOLO_OK;
+}
+
 static holo_status run_node(holo_session *s, uint32_t i, holo_error *err) {
   const holo_ar_node *n = &s->ar.nodes[i];
   const holo_kernel *kern = s->kernels[i];
@@ -183,7 +216,7 @@ static holo_status run_node(holo_session *s, uint32_t i, holo_error *err) {
   holo_memset(s->tout, 0, sizeof(holo_tensor) * n->n_out);
   msg[0] = 0;
   holo_kernel_call call = {n->attrs, n->n_attrs, s->tin, n->n_in, s->tout, n->n_out, 0, 0, -1,
-                           s->be->parallel_for, s->be->pctx, msg, sizeof msg};
+                           s->be->parallel_for, s->be->pctx, msg, sizeof msg, 0};
   st = kern->infer(&call);
   if (st) return holo_err(err, st, NODE_FMT ": %s", NODE_ARGS(i, n), msg[0] ? msg : "refused by the kernel");
   for (uint32_t k = 0; k < n->n_out; k++) {
@@ -191,6 +224,7 @@ static holo_status run_node(holo_session *s, uint32_t i, holo_error *err) {
     if (t->rank > HOLO_MAX_RANK || !holo_shape_bytes(t->dtype, t->shape, t->rank, &t->bytes))
       return holo_err(err, HOLO_ERR_LIMIT, NODE_FMT ": output %u shape is invalid or its size overflows", NODE_ARGS(i, n), k);
   }
+  if ((st = charge_work(s, i, &call, err))) return st;
 
   holo_buf *bufs[64] = {0};
   if (call.alias_input >= 0) {
@@ -306,6 +340,7 @@ static holo_status plan(holo_session *s, holo_error *err) {
 /* The constant-only cone: computed once here, pinned for the session. */
 static holo_status warm_cone(holo_session *s, holo_error *err) {
   s->loading = true;
+  s->work = 0;
   holo_status st = HOLO_OK;
   for (uint32_t i = 0; i < s->ar.n_nodes && !st; i++)
     if (s->in_cone[i]) st = run_node(s, i, err);
@@ -538,6 +573,7 @@ static holo_status walk(holo_session *s, const holo_input *in, int64_t (*shapes)
   uint32_t n = s->ar.n_in_ports;
   s->arena.epoch++;
   s->c.executions++;
+  s->work = 0; /* a memo hit costs no work */
 
   holo_digest key;
   memo_key(s, &key);
@@ -789,6 +825,14 @@ holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes) {
   s->arena.budget = bytes;
   return HOLO_OK;
 }
+
+holo_status holo_session_set_work_budget(holo_session *s, uint64_t ops) {
+  if (!s) return HOLO_ERR_ARG;
+  s->work_budget = ops;
+  return HOLO_OK;
+}
+
+uint64_t holo_session_last_work(const holo_session *s) { return s ? s->work : 0; }
 
 uint32_t holo_session_input_count(const holo_session *s) { return s ? s->ar.n_in_ports : 0; }
 uint32_t holo_session_output_count(const holo_session *s) { return s ? s->ar.n_out_ports : 0; }

@@ -481,6 +481,10 @@ holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   holo_gemm act = {0};
   if ((st = holo_k_gemm_act(c, "Conv", &act))) return st;
   c->workspace_bytes = conv_ws_floats(&g, c->parallel_for != 0) * sizeof(float);
+  /* one multiply-add per output and tap (im2col visits padding taps too) */
+  uint64_t f[6] = {
+      g.N, g.M, (uint64_t)g.w.out[0], (uint64_t)g.w.out[1], g.Cg, (uint64_t)(g.w.k[0] * g.w.k[1])};
+  c->work = holo_k_work(6, f);
   int64_t ys[4] = {(int64_t)g.N, (int64_t)g.M, g.w.out[0], g.w.out[1]};
   return holo_k_set_output(c, "Conv", 0, HOLO_DT_F32, 4, ys);
 }

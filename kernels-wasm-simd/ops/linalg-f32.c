@@ -108,6 +108,8 @@ holo_status holo_k_matmul_f32_infer(holo_kernel_call *c) {
     if ((st = row_bias(c, "MatMul", 2, g.N, &bcs))) return st;
   }
   c->workspace_bytes = mm_workspace(c, &g);
+  uint64_t f[4] = {holo_k_prod(g.bshape, 0, g.brank), g.M, g.N, g.K};
+  c->work = holo_k_work(4, f);
   return holo_k_set_output(c, "MatMul", 0, HOLO_DT_F32, yr, ys);
 }
 
@@ -230,6 +232,8 @@ holo_status holo_k_gemm_f32_infer(holo_kernel_call *c) {
   if ((st = check_act(c, "Gemm"))) return st;
   if (g.M && g.N && g.K && (g.tb || g.M >= PACK_MIN_M))
     c->workspace_bytes = holo_gemm_packed_floats(g.K, g.N) * sizeof(float);
+  uint64_t f[3] = {g.M, g.N, g.K};
+  c->work = holo_k_work(3, f);
   int64_t ys[2] = {(int64_t)g.M, (int64_t)g.N};
   return holo_k_set_output(c, "Gemm", 0, HOLO_DT_F32, 2, ys);
 }
@@ -356,6 +360,8 @@ holo_status holo_k_mmpacked_f32_infer(holo_kernel_call *c) {
   ys[a->rank - 1] = (int64_t)N;
   /* A packed per call where the core reads it so (gemm.h) */
   if (holo_gemm_wants_packed_a(M, N, K)) c->workspace_bytes = holo_gemm_packed_a_floats(M, K) * sizeof(float);
+  uint64_t f[3] = {M, N, K};
+  c->work = holo_k_work(3, f);
   return holo_k_set_output(c, "holo.MatMulPacked", 0, HOLO_DT_F32, a->rank, ys);
 }
 

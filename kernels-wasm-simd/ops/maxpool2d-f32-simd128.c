@@ -22,9 +22,10 @@ int64_t holo_k_maxpool2d_row_f32(const float *xp, const holo_k_win2d *w, int64_t
   int64_t ow = ow0;
   for (; ow + 4 <= w->out[1] && ow * s - pb >= 0 && ow * s - pb + span < W; ow += 4) {
     v128_t mx = wasm_f32x4_splat(-__builtin_inff());
-    for (int64_t kh = 0; kh < w->k[0]; kh++) {
-      int64_t ih = oh * w->stride[0] - w->pad_begin[0] + kh * w->dil[0];
-      if (ih < 0 || ih >= H) continue;
+    int64_t kh0, kh1, ihb = oh * w->stride[0] - w->pad_begin[0];
+    holo_k_pool_taps(ihb, w->dil[0], w->k[0], 0, H, &kh0, &kh1);
+    for (int64_t kh = kh0; kh < kh1; kh++) {
+      int64_t ih = ihb + kh * w->dil[0];
       const float *row = xp + ih * W + ow * s - pb;
       for (int64_t kw = 0; kw < w->k[1]; kw++) {
         const float *p = row + kw * d;

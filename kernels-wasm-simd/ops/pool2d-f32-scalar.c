@@ -40,6 +40,12 @@ static holo_status pool_infer(holo_kernel_call *c, const char *op, bool is_max) 
   }
   const holo_tensor *x = &c->inputs[0];
   int64_t ys[4] = {x->shape[0], x->shape[1], w.out[0], w.out[1]};
+  /* per output: the taps inside X (at most min(k, in) along each axis) and
+   * one step for the window itself */
+  uint64_t th = (uint64_t)(w.k[0] < w.in[0] ? w.k[0] : w.in[0]);
+  uint64_t tw = (uint64_t)(w.k[1] < w.in[1] ? w.k[1] : w.in[1]);
+  uint64_t f[5] = {(uint64_t)ys[0], (uint64_t)ys[1], (uint64_t)ys[2], (uint64_t)ys[3], th * tw + 1};
+  c->work = holo_k_work(5, f);
   return holo_k_set_output(c, op, 0, HOLO_DT_F32, 4, ys);
 }
 
@@ -48,33 +54,39 @@ holo_status holo_k_avgpool_f32_infer(holo_kernel_call *c) {
   return pool_infer(c, "AveragePool", false);
 }
 
-/* One output (oh, ow) of plane xp: the window in ascending (kh, kw). */
+/* One output (oh, ow) of plane xp: the window's taps inside X in ascending
+ * (kh, kw). Only those are visited (pool2d.h): the padding taps add nothing
+ * to a max or a sum, and their number, for count_include_pad, is a product
+ * of two tap ranges. */
 static inline float pool_one(const float *xp, const holo_k_win2d *w, int64_t oh, int64_t ow, bool is_max,
                              bool include_pad) {
   const int64_t H = w->in[0], W = w->in[1];
+  const int64_t ihb = oh * w->stride[0] - w->pad_begin[0], iwb = ow * w->stride[1] - w->pad_begin[1];
+  int64_t kh0, kh1, kw0, kw1;
+  holo_k_pool_taps(ihb, w->dil[0], w->k[0], 0, H, &kh0, &kh1);
+  holo_k_pool_taps(iwb, w->dil[1], w->k[1], 0, W, &kw0, &kw1);
   float mx = -__builtin_inff(), sum = 0.0f;
-  int64_t count = 0;
-  for (int64_t kh = 0; kh < w->k[0]; kh++) {
-    int64_t ih = oh * w->stride[0] - w->pad_begin[0] + kh * w->dil[0];
-    bool row_in = ih >= 0 && ih < H;
-    bool row_padded = ih >= -w->pad_begin[0] && ih < H + w->pad_end[0];
-    for (int64_t kw = 0; kw < w->k[1]; kw++) {
-      int64_t iw = ow * w->stride[1] - w->pad_begin[1] + kw * w->dil[1];
-      if (row_in && iw >= 0 && iw < W) {
-        float v = xp[ih * W + iw];
-        if (is_max) {
-          if (v > mx || v != v) mx = mx != mx ? mx : v;
-        } else {
-          sum += v;
-          count++;
-        }
-      } else if (include_pad && row_padded && iw >= -w->pad_begin[1] && iw < W + w->pad_end[1]) {
-        count++;
+  for (int64_t kh = kh0; kh < kh1; kh++) {
+    const int64_t r = (ihb + kh * w->dil[0]) * W + iwb;
+    for (int64_t kw = kw0; kw < kw1; kw++) {
+      float v = xp[r + kw * w->dil[1]];
+      if (is_max) {
+        if (v > mx || v != v) mx = mx != mx ? mx : v;
+      } else {
+        sum += v;
       }
     }
   }
+  if (is_max) return mx;
+  int64_t count = (kh1 - kh0) * (kw1 - kw0);
+  if (include_pad) {
+    int64_t ph0, ph1, pw0, pw1;
+    holo_k_pool_taps(ihb, w->dil[0], w->k[0], -w->pad_begin[0], H + w->pad_end[0], &ph0, &ph1);
+    holo_k_pool_taps(iwb, w->dil[1], w->k[1], -w->pad_begin[1], W + w->pad_end[1], &pw0, &pw1);
+    count = (ph1 - ph0) * (pw1 - pw0);
+  }
   /* an average over no element is 0, not 0/0 */
-  return is_max ? mx : count ? sum / (float)count : 0.0f;
+  return count ? sum / (float)count : 0.0f;
 }
 
 void holo_ukernel_maxpool2d_row_f32__scalar(const float *xp, const holo_k_win2d *w, int64_t oh, float *y) {
@@ -138,7 +150,8 @@ holo_status holo_k_gap_f32_infer(holo_kernel_call *c) {
     return holo_k_fail(c, HOLO_ERR_KERNEL, "GlobalAveragePool: X must be rank >= 3 (N,C,...), got X%s",
                        holo_k_shape_str(s1, x->shape, x->rank));
   int64_t ys[HOLO_MAX_RANK];
-  for (uint32_t i = 0; i < x->rank; i++) ys[i] = i < 2 ? x->shape[i] : 1;
+  for (uint32_t i = 0; i < x->rank; i++)
+    ys[i] = i < 2 ? x->shape[i] : 1;
   return holo_k_set_output(c, "GlobalAveragePool", 0, HOLO_DT_F32, x->rank, ys);
 }
 
@@ -149,7 +162,8 @@ holo_status holo_k_gap_f32_run(holo_kernel_call *c) {
   size_t planes = holo_k_prod(xt->shape, 0, 2), n = holo_k_prod(xt->shape, 2, xt->rank);
   for (size_t p = 0; p < planes; p++) {
     float sum = 0.0f;
-    for (size_t i = 0; i < n; i++) sum += X[p * n + i];
+    for (size_t i = 0; i < n; i++)
+      sum += X[p * n + i];
     /* the mean of an empty plane is NaN, as numpy's */
     Y[p] = sum / (float)n;
   }

@@ -912,6 +912,98 @@ static void budget_too_small_at_load(void **st) {
   free(f.b);
 }
 
+/* Work budget (fuzz_archive slow units, docs/fuzzing.md): a 3 KB archive
+ * whose Conv -> AveragePool 195x2 over a declared 1x3x10508x12 input is
+ * 3.5e8 operations (minutes under the fuzzer's sanitizers). Bounded, it is
+ * refused at the Conv (1.4e7), before any kernel runs. */
+#define SLOW_UNIT "../fuzz/regressions/fuzz_archive/slow-unit-1dd1290a-conv-avgpool-195x2-10508x12"
+
+static void work_budget_refuses_a_big_graph(void **st) {
+  (void)st;
+  blob f = fixture(SLOW_UNIT);
+  holo_session *s = load_ok(&f);
+  const size_t n = 3 * 10508 * 12;
+  float *x = calloc(n, sizeof *x);
+  assert_non_null(x);
+  holo_input in = {x, n * sizeof *x, NULL, 0};
+  assert_int_equal(holo_session_set_work_budget(s, 1u << 22), HOLO_OK);
+  expect_exec_fails(
+      s, &in, 1, HOLO_ERR_BUDGET,
+      "node 0 (Conv conv): work budget exceeded: this node needs 13618368 operations, 13618368 in all "
+      "so far, the bound is 4194304");
+  assert_int_equal(holo_session_set_work_budget(NULL, 1), HOLO_ERR_ARG);
+  holo_counters c;
+  holo_session_counters(s, &c);
+  assert_int_equal(c.dispatches, 0); /* refused before the kernel ran */
+  holo_session_free(s);
+  free(x);
+  free(f.b);
+}
+
+/* The budget is per execution and exact: the digit CNN's walk charges
+ * 17909 operations; that bound passes, one less fails at its last node. */
+static void work_budget_is_per_execution(void **st) {
+  (void)st;
+  blob f = fixture("cnn");
+  holo_session *s = load_ok(&f);
+  float x[3 * 12 * 12] = {0};
+  holo_input in = {x, sizeof x, NULL, 0};
+  holo_output o[1];
+  holo_error err = {0};
+  assert_int_equal(holo_execute(s, &in, 1, o, 1, &err), HOLO_OK); /* unbounded by default */
+  holo_output_free(s, o);
+  uint64_t need = holo_session_last_work(s);
+  assert_int_equal(need, 17909);
+  assert_int_equal(holo_execute(s, &in, 1, o, 1, &err), HOLO_OK); /* memo hit */
+  holo_output_free(s, o);
+  assert_int_equal(holo_session_last_work(s), 0);
+  holo_session_set_work_budget(s, need);
+  for (int k = 0; k < 3; k++) { /* three distinct walks, each within the bound */
+    x[k] = 1.0f + (float)k;
+    assert_int_equal(holo_execute(s, &in, 1, o, 1, &err), HOLO_OK);
+    holo_output_free(s, o);
+    assert_int_equal(holo_session_last_work(s), need);
+  }
+  holo_session_set_work_budget(s, need - 1);
+  x[0] = -1.0f;
+  expect_exec_fails(s, &in, 1, HOLO_ERR_BUDGET, "node 6 (Softmax softmax): work budget exceeded");
+  holo_session_free(s);
+  free(f.b);
+}
+
+/* kernel_shape, pads and strides of 2^31 (the attribute limit) over a 1x1
+ * input: 2x2 windows of 2^62 taps each, all but one padding. The pooling
+ * loops visited every tap (a hang, with or without a budget); they visit
+ * only the taps inside X, and count_include_pad's divisor is a product. */
+static void pooling_windows_of_padding(void **st) {
+  (void)st;
+#ifndef __wasi__
+  alarm(60); /* before the fix this never returned: fail rather than hang */
+#endif
+  static const char *const names[2] = {"../fuzz/regressions/fuzz_archive/avgpool-2^62-padding-taps",
+                                       "../fuzz/regressions/fuzz_archive/maxpool-2^62-padding-taps"};
+  const float ninf = -__builtin_inff();
+  const float want[2][4] = {{0, 0, 0, 1.0f}, {ninf, ninf, ninf, 0x1p62f}};
+  for (int k = 0; k < 2; k++) {
+    blob f = fixture(names[k]);
+    holo_session *s = load_ok(&f);
+    float x = 0x1p62f; /* the one real tap; 2^62 / 2^62 taps = 1 */
+    holo_input in = {&x, sizeof x, NULL, 0};
+    holo_output o[1];
+    holo_error err = {0};
+    assert_int_equal(holo_execute(s, &in, 1, o, 1, &err), HOLO_OK);
+    assert_int_equal(o[0].len, sizeof want[k]);
+    assert_memory_equal(o[0].bytes, want[k], sizeof want[k]);
+    holo_output_free(s, o);
+    assert_true(holo_session_last_work(s) < 64); /* what a budget sees: 4 windows of 1 tap */
+    holo_session_free(s);
+    free(f.b);
+  }
+#ifndef __wasi__
+  alarm(0);
+#endif
+}
+
 /* An allocator that fails its k-th call. */
 typedef struct fail_alloc {
   holo_allocator a;
@@ -1083,6 +1175,9 @@ int main(void) {
       cmocka_unit_test(self_consistent_wrong_record),
       cmocka_unit_test(store_path_tricks),
       cmocka_unit_test(budget_too_small_at_load),
+      cmocka_unit_test(work_budget_refuses_a_big_graph),
+      cmocka_unit_test(work_budget_is_per_execution),
+      cmocka_unit_test(pooling_windows_of_padding),
       cmocka_unit_test(allocator_failures),
       cmocka_unit_test(null_pointers),
   };

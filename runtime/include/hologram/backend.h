@@ -53,6 +53,12 @@ typedef struct holo_kernel_call {
   /* A failing kernel writes a message here (NUL-terminated, truncated). */
   char *msg;
   size_t msg_cap;
+  /* infer: an upper bound on the elementary operations run performs, for
+   * ops whose work is not proportional to their operands' and outputs'
+   * element counts (Conv, Gemm, MatMul, pooling); the runtime charges the
+   * larger of it and that element count (0: the count alone) to the
+   * session's work budget before run is called (holo_session_set_work_budget). */
+  uint64_t work;
 } holo_kernel_call;
 
 typedef holo_status (*holo_kernel_fn)(holo_kernel_call *call);

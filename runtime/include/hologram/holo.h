@@ -172,6 +172,19 @@ holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
 /* Changes the transient bound (0 = unbounded); over-budget entries are
  * evicted lazily, at the next allocation. */
 holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes);
+/* Bounds the kernel work of each later execution (0 = unbounded, the
+ * default), in elementary operations (multiply-adds, compares, element
+ * moves; each kernel's estimate, backend.h holo_kernel_call.work). A node
+ * whose work would take the execution past the bound is refused with
+ * HOLO_ERR_BUDGET before it runs. A host that runs untrusted archives sets
+ * it: a few bytes of attributes can ask for hours of compute within any
+ * memory budget. The constant cone, run by holo_session_load, is not
+ * bounded by it; such a host loads with HOLO_OPT_NO_WARM_CONE so that the
+ * cone runs, bounded, in the first execution (docs/bad-inputs.md). */
+holo_status holo_session_set_work_budget(holo_session *s, uint64_t ops);
+/* The work charged by the last walk (execution or load), in the budget's
+ * units; a memo hit charges 0. For hosts choosing a budget. */
+uint64_t holo_session_last_work(const holo_session *s);
 holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes);
 /* Installs a host SHA-256 (copied; its ctx is borrowed until the session is
  * freed or the hasher replaced); NULL or a NULL sha256 removes it. */

@@ -20,7 +20,7 @@ typedef enum holo_status {
   HOLO_ERR_UNSUPPORTED = 3, /* op, dtype or attribute the backend lacks */
   HOLO_ERR_INPUT = 4,       /* input count, dtype, shape or byte length wrong */
   HOLO_ERR_MEMORY = 5,      /* the allocator failed */
-  HOLO_ERR_BUDGET = 6,      /* the transient pool bound is too small */
+  HOLO_ERR_BUDGET = 6,      /* the transient pool bound or the work bound is too small */
   HOLO_ERR_STORE = 7,       /* warm store failure */
   HOLO_ERR_KERNEL = 8,      /* a kernel refused its operands */
   HOLO_ERR_STATE = 9,       /* refinement state contract violated */
