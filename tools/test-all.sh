@@ -23,7 +23,10 @@ done
 
 # JS tests (uvu).
 out=$(node tests/js/run.mjs 2>&1); rc=$?
+mkdir -p build; echo "$out" > build/test-js.log
 echo "$out" | grep -vE '^\s*$' | tail -40
+# A failure far above the tail stays visible: its file and uvu's report.
+grep -nE '^# .*(no uvu summary|counted as)|FAIL|✘' build/test-js.log | head -20
 line=$(grep -oP '^js: \K[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -1)
 if [ -n "$line" ]; then
   add "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
