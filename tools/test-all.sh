@@ -60,9 +60,9 @@ suite conformance node tests/conformance/run.mjs --check-baseline
 [ -f tests/browser/threads.test.mjs ] && suite browser-threads node tests/browser/threads.test.mjs
 # The core on a bare-metal Cortex-M4F (qemu mps2-an386), bytes vs the wasm build.
 suite baremetal bash tools/test-baremetal.sh
-# Fuzzing (each target FUZZ_SECONDS, 60 in CI) and valgrind over the C suite.
+# Fuzzing (each target FUZZ_SECONDS, 30 in CI: a smoke run; campaigns are `make fuzz`, docs/fuzzing.md) and valgrind over the C suite.
 suite fuzz-convert bash tools/fuzz-convert-replay.sh
-suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-60}"
+suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-30}"
 [ "${HOLO_SKIP_VALGRIND:-0}" = 1 ] || suite valgrind bash tools/valgrind.sh
 
 echo "$pass passed, $fail failed"
