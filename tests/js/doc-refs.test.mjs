@@ -16,6 +16,9 @@ import { ROOT } from './helpers.mjs';
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
   .split('\n').filter((f) => f && !f.startsWith('node_modules/'));
+const ignored = (ref) => {
+  try { execFileSync('git', ['check-ignore', '-q', ref], { cwd: ROOT }); return true; } catch { return false; }
+};
 const INCLUDE = ['runtime/include', 'kernels-wasm-simd/include', 'generation/include'];
 const REF = /(?<![A-Za-z0-9_./@:<-])((?:[A-Za-z0-9_.-]+\/)*[a-z0-9_-]+\/[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.(?:c|h|js|mjs|md|mk|sh|json|py|ts))(?![A-Za-z0-9_/-])/g;
 
@@ -26,6 +29,8 @@ export function danglingRefs(text, from) {
   for (const [, ref] of body.matchAll(REF)) {
     const cands = [ref, join(dirname(from), ref), ...INCLUDE.map((d) => join(d, ref))];
     if (cands.some((c) => existsSync(join(ROOT, c)))) continue;
+    // A generated output (gitignored: build/, reports) exists only after a run.
+    if (ignored(ref)) continue;
     if (tracked.some((t) => t.endsWith('/' + ref))) continue;
     out.add(ref);
   }
