@@ -54,11 +54,39 @@ static inline float madd1(float acc, float w, float x) {
 #define CONV_CHUNK 256
 /* at most this many im2col chunk tasks (each with its own col slot) */
 #define CONV_TASKS 4
+/* at most this many depthwise tasks (each with its own workspace slot) */
+#define DW_TASKS 8
 
 typedef struct conv_geom {
   size_t N, C, M, G, Cg, Mg;
   holo_k_win2d w;
 } conv_geom;
+
+/* A tensor with a zero-sized dim holds no bytes whatever its other dims, so
+ * the geometry alone can name planes and windows no size_t holds (wasm32:
+ * 32 bits). Every size the workspace and the loops derive from it (the
+ * output plane, K = Cg*kH*kW, the packed weights, the im2col slots, the
+ * depthwise padded plane) must fit with room to spare, or Conv refuses. */
+static holo_status conv_fits(holo_kernel_call *c, const holo_tensor *x, const holo_tensor *wt,
+                             const holo_k_win2d *w, uint64_t group) {
+  const uint64_t lim = (uint64_t)SIZE_MAX / 64;
+  uint64_t o0 = (uint64_t)w->out[0], o1 = (uint64_t)w->out[1];
+  uint64_t plane = holo_k_mul_sat(o0, o1);
+  uint64_t K = holo_k_mul_sat(holo_k_mul_sat((uint64_t)wt->shape[1], (uint64_t)w->k[0]), (uint64_t)w->k[1]);
+  uint64_t pa = holo_k_mul_sat((uint64_t)wt->shape[0] + 3 * group, K);
+  uint64_t slots = holo_k_mul_sat(CONV_TASKS * (CONV_CHUNK + 32), K);
+  uint64_t hp = holo_k_mul_sat(o0 + 1, (uint64_t)w->stride[0]), hk = holo_k_mul_sat((uint64_t)w->k[0], (uint64_t)w->dil[0]);
+  uint64_t wp = holo_k_mul_sat(o1 + 8, (uint64_t)w->stride[1]), wk = holo_k_mul_sat((uint64_t)w->k[1], (uint64_t)w->dil[1]);
+  hp = hp > lim || hk > lim ? UINT64_MAX : hp + hk;
+  wp = wp > lim || wk > lim ? UINT64_MAX : wp + wk;
+  uint64_t dw = holo_k_mul_sat(8 * DW_TASKS, holo_k_mul_sat(hp, wp));
+  uint64_t images = holo_k_mul_sat(holo_k_mul_sat((uint64_t)x->shape[0], (uint64_t)wt->shape[0]), plane);
+  if (o0 > lim || o1 > lim || plane > lim || K > lim || pa > lim || slots > lim || hp > lim || wp > lim ||
+      dw > lim || images > lim)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Conv: geometry too large (output plane %llu x %llu, %llu taps per output)",
+                       (unsigned long long)o0, (unsigned long long)o1, (unsigned long long)K);
+  return HOLO_OK;
+}
 
 static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
   const holo_tensor *x = &c->inputs[0], *wt = &c->inputs[1];
@@ -95,6 +123,7 @@ static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
   }
   holo_status st = holo_k_window2d(c, "Conv", x->shape + 2, wt->shape + 2, false, &g->w);
   if (st) return st;
+  if ((st = conv_fits(c, x, wt, &g->w, (uint64_t)group))) return st;
   g->N = (size_t)x->shape[0];
   g->C = (size_t)C;
   g->M = (size_t)M;
@@ -174,9 +203,6 @@ static void conv_depthwise(const conv_geom *g, const float *X, const float *Wt, 
     }
   }
 }
-
-/* at most this many depthwise tasks (each with its own workspace slot) */
-#define DW_TASKS 8
 
 static size_t dw_tasks(const conv_geom *g) {
   size_t nc = g->N * g->C;

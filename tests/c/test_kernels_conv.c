@@ -198,6 +198,15 @@ static void cv_one_input(kt_call *k) { k->call.n_inputs = 1; }
 static void cv_outputs(kt_call *k) { k->call.n_outputs = 2; }
 static void cv_dtype_x(kt_call *k) { k->in[0].dtype = HOLO_DT_I64; k->in[0].bytes *= 2; }
 static void cv_one_more(kt_call *k) { k->call.n_inputs = 2; }
+/* Zero-sized tensors whose other dims overflow every size product (the
+ * fuzzer's find: UBSan signed overflow in the workspace size at infer). */
+static void cv_huge_plane(kt_call *k) {
+  kt_input(k, 0, HOLO_DT_F32, 4, (int64_t[]){0, 4, (int64_t)1 << 40, (int64_t)1 << 40}, k->in[0].data);
+}
+static void cv_huge_taps(kt_call *k) {
+  kt_input(k, 1, HOLO_DT_F32, 4, (int64_t[]){0, 4, (int64_t)1 << 30, (int64_t)1 << 30}, k->in[1].data);
+  kt_input(k, 0, HOLO_DT_F32, 4, (int64_t[]){0, 4, (int64_t)1 << 30, (int64_t)1 << 30}, k->in[0].data);
+}
 
 static void test_conv_refusals(void **st) {
   (void)st;
@@ -223,6 +232,8 @@ static void test_conv_refusals(void **st) {
   cv_refuse(cv_count, HOLO_ERR_KERNEL);
   cv_refuse(cv_one_input, HOLO_ERR_KERNEL);
   cv_refuse(cv_outputs, HOLO_ERR_KERNEL);
+  cv_refuse(cv_huge_plane, HOLO_ERR_KERNEL);
+  cv_refuse(cv_huge_taps, HOLO_ERR_KERNEL);
 }
 
 /* ---- pools ---- */
