@@ -1,0 +1,112 @@
+/* A session's labels: the per-node label preimages (format §5) hashed once
+ * at load, each computed label derived from them and the operands' labels,
+ * input content labels, the memo key and the code identity. */
+#include "session-impl.h"
+
+/* The per-node part of a computed label's preimage (format §5), hashed once
+ * at load so each execution adds only the operands' labels. */
+void holo__s_node_prefix(holo_session *s, uint32_t i, const holo_kernel *k) {
+  static const char tag[] = "holo/node/v1";
+  const holo_ar_node *n = &s->ar.nodes[i];
+  holo_sha256 *c = &s->prefix[i];
+  uint8_t w[8];
+  const char *bid = s->be->identity;
+  uint32_t blen = 0, klen = 0;
+  while (bid[blen]) blen++;
+  while (k->identity[klen]) klen++;
+  holo_sha256_init(c);
+  holo_sha256_update(c, tag, sizeof tag);
+  holo_sha256_update(c, bid, blen + 1);
+  holo_sha256_update(c, k->identity, klen + 1);
+  holo_put_u32le(w, n->n_attrs);
+  holo_sha256_update(c, w, 4);
+  for (uint32_t a = 0; a < n->n_attrs; a++) {
+    const holo_attr *at = &n->attrs[a];
+    size_t plen = at->type == HOLO_ATTR_INT || at->type == HOLO_ATTR_INTS       ? 8u * at->count
+                  : at->type == HOLO_ATTR_FLOAT || at->type == HOLO_ATTR_FLOATS ? 4u * at->count
+                                                                                : at->count;
+    holo_sha256_update(c, at->name, at->name_len);
+    holo_sha256_update(c, "", 1);
+    holo_put_u32le(w, at->type);
+    holo_put_u32le(w + 4, at->count);
+    holo_sha256_update(c, w, 8);
+    holo_sha256_update(c, at->payload, plen);
+  }
+}
+
+void holo__s_computed_digest(holo_session *s, uint32_t i, uint32_t k, holo_digest *out) {
+  static const uint8_t zeros[HOLO_LABEL_LEN] = {0};
+  const holo_ar_node *n = &s->ar.nodes[i];
+  holo_sha256 c = s->prefix[i];
+  uint8_t w[4];
+  holo_put_u32le(w, n->n_in);
+  holo_sha256_update(&c, w, 4);
+  for (uint32_t j = 0; j < n->n_in; j++) {
+    if (n->in[j] == HOLO_ABSENT) holo_sha256_update(&c, zeros, HOLO_LABEL_LEN);
+    else holo_label_hash_into(&c, &s->slot[n->in[j]]->d);
+  }
+  holo_put_u32le(w, k);
+  holo_sha256_update(&c, w, 4);
+  holo_sha256_final(&c, out->b);
+}
+
+/* The content label of an execute-time input: the host's SHA-256 when one
+ * is installed and the input is large enough, else ours (also when the host
+ * declines). Same preimage, same label either way. */
+void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
+                          size_t len, holo_digest *out) {
+  s->c.bytes_hashed += len;
+  if (s->hasher.sha256 && len >= s->hasher.min_bytes) {
+    uint8_t hdr[HOLO_CONTENT_HEADER_MAX];
+    holo_span parts[2] = {{hdr, holo_content_header(dtype, shape, rank, hdr)}, {bytes, len}};
+    if (s->hasher.sha256(s->hasher.ctx, parts, 2, out->b) == HOLO_OK) return;
+  }
+  holo_content_digest(dtype, shape, rank, bytes, len, out);
+}
+
+void holo__s_memo_key(holo_session *s, holo_digest *key) {
+  static const char tag[] = "holo/memo/v1";
+  holo_sha256 c;
+  uint8_t w[4];
+  const char *bid = s->be->identity;
+  uint32_t blen = 0;
+  while (bid[blen]) blen++;
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, tag, sizeof tag);
+  holo_label_hash_into(&c, &s->archive_digest);
+  holo_sha256_update(&c, bid, blen + 1);
+  holo_put_u32le(w, s->ar.n_in_ports);
+  holo_sha256_update(&c, w, 4);
+  for (uint32_t i = 0; i < s->ar.n_in_ports; i++) holo_label_hash_into(&c, &s->in_digests[i]);
+  holo_sha256_final(&c, key->b);
+}
+
+static void hash_cstr(holo_sha256 *c, const char *p) {
+  uint32_t n = 0;
+  while (p[n])
+    n++;
+  holo_sha256_update(c, p, n + 1);
+}
+
+void holo__code_identity(const holo_session *s, uint8_t out[32]) {
+  static const char tag[] = "holo/code/v1";
+  holo_sha256 c;
+  uint8_t w[4];
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, tag, sizeof tag);
+  hash_cstr(&c, s->be->identity);
+  holo_put_u32le(w, s->ar.n_nodes);
+  holo_sha256_update(&c, w, 4);
+  for (uint32_t i = 0; i < s->ar.n_nodes; i++)
+    hash_cstr(&c, s->kernels[i]->identity);
+  holo_sha256_final(&c, out);
+}
+
+bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out) {
+  if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out) return false;
+  const holo_ar_node *n = &s->ar.nodes[node];
+  for (uint32_t j = 0; j < n->n_in; j++)
+    if (n->in[j] != HOLO_ABSENT && !s->slot[n->in[j]]) return false;
+  holo__s_computed_digest(s, node, k, out);
+  return true;
+}
