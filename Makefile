@@ -139,3 +139,4 @@ bench-generate: $(PKG_WASM)/hologram-simd128.wasm
 	$(NODE) $(NODE_FLAGS) bench/generate.mjs $(GEN_ARGS)
 include tests/wasm-tests.mk
 include baremetal.mk
+include bench/zoo/zoo.mk

@@ -1,0 +1,146 @@
+// One zoo model's correctness check: convert it with the converter's defaults
+// (symbolic dims kept; if that is refused, again with the manifest's run
+// shapes fixed, as `holo convert --shape NAME=...` would), run it on seeded
+// inputs, compare every output with onnxruntime-node (CPU EP), classify:
+//   pass     every f32 output within max|a-b| <= 1e-4 * max|ref| (integer and
+//            bool outputs equal), shapes equal
+//   wrong    it ran and some output is off (or missing, or shaped otherwise)
+//   refused  the converter or the runtime said no, with its message and the
+//            issue that covers it (bench/zoo/refusals.mjs)
+//   error    anything else (a runtime failure that is not a refusal, or
+//            onnxruntime itself failing on the model)
+//   node bench/zoo/check.mjs DIR KEY [--holo-out DIR]    (one JSON line)
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { convert } from '../../compiler/convert.js';
+import { Feeder } from './inputs.mjs';
+import { classifyRefusal } from './refusals.mjs';
+
+export const REL_TOL = 1e-4;
+const FLOAT = new Set(['float32', 'float64', 'float16']);
+const ms = (t0) => +(performance.now() - t0).toFixed(1);
+const oneLine = (e) => String(e?.message ?? e).split('\n')[0].slice(0, 500);
+
+function refused(row, stage, e) {
+  const message = `${stage}: ${oneLine(e)}`;
+  return { ...row, status: 'refused', message, ...classifyRefusal(message) };
+}
+
+/** Compare one output; returns { diff, ref, ok, why }. */
+export function compareOutput(name, ref, got) {
+  if (!got) return { ok: false, why: `output '${name}' missing from hologram's outputs` };
+  const rs = [...ref.dims].map(Number), gs = [...got.shape].map(Number);
+  if (rs.join() !== gs.join()) return { ok: false, why: `output '${name}' shape [${gs}] vs onnxruntime [${rs}]` };
+  const a = ref.data, b = got.data;
+  let diff = 0, mx = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = Number(a[i]), y = Number(b[i]);
+    if (Number.isNaN(x) || Number.isNaN(y)) { if (!(Number.isNaN(x) && Number.isNaN(y))) diff = Infinity; continue; }
+    mx = Math.max(mx, Math.abs(x));
+    diff = Math.max(diff, Math.abs(x - y));
+  }
+  const ok = FLOAT.has(ref.type) ? diff <= REL_TOL * mx : diff === 0;
+  return { ok, diff, ref: mx, why: ok ? null : `output '${name}' max|diff| ${diff.toExponential(2)} vs max|ref| ${mx.toExponential(2)}` };
+}
+
+async function reference(onnx, feeds) {
+  const ort = await import('onnxruntime-node');
+  const t0 = performance.now();
+  const sess = await ort.InferenceSession.create(onnx, { executionProviders: ['cpu'] });
+  const tf = {};
+  for (const f of feeds) tf[f.name] = new ort.Tensor(f.dtype, f.data, f.shape);
+  const out = await sess.run(tf);
+  const t = ms(t0);
+  await sess.release();
+  return { out, names: Object.keys(out), ms: t };
+}
+
+/** The check of manifest entry `entry` (its file in `dir`) on runtime `rt`. */
+export async function checkModel(entry, dir, { rt, holoOut = null } = {}) {
+  const row = { key: entry.key, name: entry.name, opset: entry.opset, kind: entry.kind };
+  const onnx = fs.readFileSync(path.join(dir, entry.file));
+  row.onnx_mib = +(onnx.length / 2 ** 20).toFixed(1);
+  const symbolic = entry.inputs.some((i) => i.dims.some((d) => typeof d === 'string'));
+  let holo, t0 = performance.now();
+  try {
+    holo = convert(onnx).holo;
+  } catch (e) {
+    if (!symbolic) return { ...refused(row, 'convert', e), convert_ms: ms(t0) };
+    row.symbolic_refusal = oneLine(e);
+    row.shapes_fixed = Object.fromEntries(entry.inputs.map((i) => [i.name, i.shape]));
+    t0 = performance.now();
+    try {
+      holo = convert(onnx, { shapes: row.shapes_fixed }).holo;
+    } catch (e2) {
+      return { ...refused(row, 'convert --shape', e2), convert_ms: ms(t0) };
+    }
+  }
+  row.convert_ms = ms(t0);
+  row.holo_mib = +(holo.length / 2 ** 20).toFixed(1);
+
+  const feeds = new Feeder(entry.inputs, entry.seed).next();
+  let ref;
+  try {
+    ref = await reference(onnx, feeds);
+  } catch (e) {
+    return { ...row, status: 'error', message: `onnxruntime-node: ${oneLine(e)}` };
+  }
+  row.ort_node_ms = ref.ms;
+
+  let s, got;
+  t0 = performance.now();
+  try {
+    s = rt.load(holo);
+  } catch (e) {
+    if (e?.code === 'UNSUPPORTED') return refused(row, 'load', e);
+    return { ...row, status: 'error', message: `load: ${e?.code ?? ''} ${oneLine(e)}`.trim() };
+  }
+  row.load_ms = ms(t0);
+  try {
+    t0 = performance.now();
+    got = s.run(Object.fromEntries(feeds.map((f) => [f.name, { data: f.data, shape: f.shape }])));
+    row.holo_first_run_ms = ms(t0);
+  } catch (e) {
+    s.dispose();
+    if (e?.code === 'UNSUPPORTED') return refused(row, 'run', e);
+    return { ...row, status: 'error', message: `run: ${e?.code ?? ''} ${oneLine(e)}`.trim() };
+  }
+  row.kernels = s.kernelCount;
+  s.dispose();
+
+  let worst = null;
+  const bad = [];
+  for (const name of ref.names) {
+    const c = compareOutput(name, ref.out[name], got[name]);
+    if (!c.ok) bad.push(c.why);
+    if (c.diff !== undefined && (worst === null || c.diff / (c.ref || 1) > worst.rel)) worst = { output: name, rel: c.diff / (c.ref || 1), diff: c.diff, ref: c.ref };
+  }
+  if (worst) Object.assign(row, { max_diff_rel: +worst.rel.toExponential(2), max_abs_ref: +worst.ref.toExponential(2), worst_output: worst.output });
+  if (bad.length) return { ...row, status: 'wrong', message: bad.slice(0, 3).join('; ') };
+  if (holoOut) {
+    fs.mkdirSync(holoOut, { recursive: true });
+    fs.writeFileSync(path.join(holoOut, `${entry.key}.holo`), holo);
+  }
+  return { ...row, status: 'pass' };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf('--holo-out');
+  const holoOut = i >= 0 ? args.splice(i, 2)[1] : null;
+  const [dir, key] = args;
+  const { loadManifest } = await import('./manifest.mjs');
+  const entry = loadManifest(dir).find((e) => e.key === key);
+  if (!entry) { console.error(`check.mjs: ${key} not in ${dir}/manifest.json`); process.exit(2); }
+  const { init } = await import('../../bindings-js/index.js');
+  const rt = await init(undefined, { variant: 'simd128' });
+  let row;
+  try {
+    row = await checkModel(entry, dir, { rt, holoOut });
+  } catch (e) {
+    row = { key, status: 'error', message: `harness: ${oneLine(e)}` };
+  }
+  console.log(JSON.stringify(row));
+  process.exit(0);
+}

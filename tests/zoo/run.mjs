@@ -1,0 +1,62 @@
+// zoo-small: the committed subset of the real-model zoo (tests/zoo/models,
+// built by `python3 bench/zoo/build.py tests/zoo/models --profile small`):
+// each model converted with the converter's defaults and compared with
+// onnxruntime-node exactly as `make zoo` does (bench/zoo/check.mjs), no speed.
+// Its status (pass / refused + covering issue / wrong / error) is checked
+// against tests/zoo/baseline.json: a model that was refused and now passes,
+// or passed and now fails, or is refused for another issue, is a failure
+// until the baseline is rewritten (--update-baseline), so the change shows in
+// a diff. A wrong model fails whatever the baseline says.
+//   node tests/zoo/run.mjs [--update-baseline] [--filter substr]
+// Ends with `zoo-small: N passed, N failed`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init } from '../../bindings-js/index.js';
+import { loadManifest } from '../../bench/zoo/manifest.mjs';
+import { checkModel, compareOutput } from '../../bench/zoo/check.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DIR = path.join(HERE, 'models');
+const BASELINE = path.join(HERE, 'baseline.json');
+const args = process.argv.slice(2);
+const update = args.includes('--update-baseline');
+const fi = args.indexOf('--filter');
+const filter = fi >= 0 ? args[fi + 1] : null;
+
+const rt = await init(undefined, { variant: 'simd128' });
+const base = fs.existsSync(BASELINE) ? JSON.parse(fs.readFileSync(BASELINE, 'utf8')).models : {};
+const tag = (r) => (r.status === 'refused' ? `refused #${r.issue ?? 'UNMAPPED'}` : r.status);
+let passed = 0, failed = 0;
+const now = {};
+
+// The comparison can fail: one element off by 1e-3 of max|ref| is wrong.
+{
+  const ref = { dims: [4], type: 'float32', data: new Float32Array([1, -2, 3, 0.5]) };
+  const near = compareOutput('y', ref, { shape: [4], data: new Float32Array([1, -2, 3 + 1e-5, 0.5]) }).ok;
+  const off = compareOutput('y', ref, { shape: [4], data: new Float32Array([1, -2, 3.003, 0.5]) }).ok;
+  const shape = compareOutput('y', ref, { shape: [2, 2], data: ref.data }).ok;
+  if (near && !off && !shape) passed++;
+  else { failed++; console.log(`zoo-small: FAIL compareOutput self-check (near ${near}, off ${off}, reshaped ${shape})`); }
+}
+
+for (const e of loadManifest(DIR, { trained: false })) {
+  if (filter && !e.key.includes(filter)) continue;
+  const t0 = performance.now();
+  const r = e.error ? { status: 'error', message: e.error } : await checkModel(e, DIR, { rt }).catch((x) => ({ status: 'error', message: `harness: ${x.message}` }));
+  now[e.key] = tag(r);
+  const was = base[e.key];
+  const ok = r.status !== 'wrong' && (update || was === now[e.key]);
+  ok ? passed++ : failed++;
+  const note = was === undefined ? ' (not in the baseline)' : was !== now[e.key] ? ` (baseline: ${was})` : '';
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${e.key}: ${now[e.key]}${note} ${((performance.now() - t0) / 1000).toFixed(1)} s${r.message ? ` -- ${r.message.slice(0, 160)}` : ''}`);
+}
+// A baseline model gone from the subset is a check no longer made.
+if (!filter) for (const k of Object.keys(base)) if (!(k in now)) { failed++; console.log(`FAIL ${k}: in the baseline, not in ${DIR}`); }
+if (update) {
+  const next = filter ? { ...base, ...now } : now;
+  fs.writeFileSync(BASELINE, JSON.stringify({ comment: 'zoo-small statuses; node tests/zoo/run.mjs --update-baseline rewrites this', models: next }, null, 1) + '\n');
+  console.log(`zoo-small: baseline updated (${Object.keys(next).length} models)`);
+}
+console.log(`zoo-small: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
