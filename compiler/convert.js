@@ -43,6 +43,7 @@ import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
 import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
 import { packWeights } from './rewrites/pack-weights.js';
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
+import { topoSort } from './toposort.js';
 
 export const MIN_OPSET = 6;
 export const MAX_OPSET = 18;
@@ -262,7 +263,8 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   };
 
   const nNodes = g.nodes.length;
-  for (const [i, n] of g.nodes.entries()) {
+  const nodes = topoSort(g.nodes, new Set([...inits, ...g.inputs.map((i) => i.name)]));
+  for (const [i, n] of nodes.entries()) {
     progress('nodes', i, nNodes);
     cur = n;
     report.ops[n.opType] = (report.ops[n.opType] ?? 0) + 1;
