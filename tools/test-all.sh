@@ -55,6 +55,8 @@ suite() {
 # node:wasi, and the microkernel tester (SIMD vs scalar in one binary).
 suite wasm-c bash tools/test-wasm-c.sh
 suite conformance node tests/conformance/run.mjs --check-baseline
+# The committed subset of the real-model zoo (tests/zoo; the whole zoo is `make zoo`).
+suite zoo-small node tests/zoo/run.mjs
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
 [ -f tests/browser/worker.test.mjs ] && suite browser-worker node tests/browser/worker.test.mjs
 [ -f tests/browser/threads.test.mjs ] && suite browser-threads node tests/browser/threads.test.mjs

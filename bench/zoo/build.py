@@ -23,6 +23,9 @@ def no_download(*a, **k):
 torch.hub.load_state_dict_from_url = no_download
 torch.hub.download_url_to_file = no_download
 
+# An export refusal is cached in the manifest per builder version: a builder
+# change (a new export workaround) retries them.
+BUILDER = 2
 F32, I64 = 'float32', 'int64'
 def img(h, w=None, c=3): return [('input', [1, c, h, w or h], F32)]
 
@@ -142,7 +145,8 @@ def input_info(path, spec):
 def build(name, spec, opset, out, manifest):
     key, file = f'{name}@{opset}', f'{name}.op{opset}.onnx'
     path = os.path.join(out, file)
-    if key in manifest and ('error' in manifest[key] or os.path.exists(path)):
+    old = manifest.get(key)
+    if old and (os.path.exists(path) if 'error' not in old else old.get('builder') == BUILDER):
         return False
     seed = zlib.crc32(name.encode()) & 0x7fffffff
     torch.manual_seed(seed)
@@ -164,7 +168,8 @@ def build(name, spec, opset, out, manifest):
                           do_constant_folding=True)
     except Exception as e:  # an architecture the exporter cannot take at this opset stays listed with why
         msg = str(e).strip().split('\n')[0][:400]
-        manifest[key] = dict(name=name, opset=opset, seed=seed, kind=spec['kind'], error=f'export: {type(e).__name__}: {msg}')
+        manifest[key] = dict(name=name, opset=opset, seed=seed, kind=spec['kind'], builder=BUILDER,
+                             error=f'export: {type(e).__name__}: {msg}')
     else:
         os.replace(tmp, path)
         inputs, outputs = input_info(path, spec)
