@@ -14,13 +14,13 @@ CFLAGS_N := -std=c11 $(WARN) -O2 -g -fno-math-errno -ffp-contract=off $(INC)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
-KERNEL_SRC  := $(sort $(wildcard kernels-wasm-simd/*.c kernels-wasm-simd/ops/*.c))
+KERNEL_SRC  := $(sort $(shell find kernels-wasm-simd -name '*.c'))
 CORE_SRC    := $(RUNTIME_SRC) $(KERNEL_SRC) $(sort $(wildcard generation/*.c))
 STD_SRC     := $(sort $(wildcard wasi/std-*.c))
 CLI_SRC     := $(sort $(wildcard wasi/cli-*.c))
 TEST_SRC    := $(sort $(wildcard tests/c/test_*.c))
 TEST_UTIL   := $(sort $(wildcard tests/c/util/*.c))
-HDRS        := $(wildcard runtime/include/hologram/*.h generation/include/hologram/*.h kernels-wasm-simd/include/hologram/*.h kernels-wasm-simd/*.h runtime/*.h tests/c/util/*.h wasi/*.h)
+HDRS        := $(wildcard runtime/include/hologram/*.h generation/include/hologram/*.h runtime/*.h) $(shell find kernels-wasm-simd -name '*.h') $(wildcard tests/c/util/*.h wasi/*.h)
 
 N := build/native
 A := build/asan

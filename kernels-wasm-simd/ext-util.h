@@ -1,4 +1,4 @@
-/* Helpers shared by the extension kernels (registry-ext.c): half-precision
+/* Helpers shared by the kernels (registry-table.h): half-precision
  * conversion, element load/store of any numeric dtype, N-operand
  * broadcasting, reading small integer operands (axes, starts, pads) and
  * double-precision math without libm. Freestanding. */

@@ -13,8 +13,8 @@ CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g -fno-math-errno -ffp-contract=off 
 
 # The core library, unsanitized (rebuilt when any source is newer).
 lib=$P/libholo.a
-srcs=$(ls runtime/*.c kernels-wasm-simd/*.c kernels-wasm-simd/ops/*.c generation/*.c 2>/dev/null | sort)
-newest=$(ls -t $srcs runtime/*.h runtime/include/hologram/*.h kernels-wasm-simd/*.h kernels-wasm-simd/include/hologram/*.h generation/include/hologram/*.h 2>/dev/null | head -1)
+srcs=$( (ls runtime/*.c generation/*.c; find kernels-wasm-simd -name '*.c') 2>/dev/null | LC_ALL=C sort)
+newest=$(ls -t $srcs runtime/*.h runtime/include/hologram/*.h $(find kernels-wasm-simd -name '*.h') generation/include/hologram/*.h 2>/dev/null | head -1)
 if [ ! -f "$lib" ] || [ "$newest" -nt "$lib" ]; then
   rm -f "$lib"; objs=
   for s in $srcs; do

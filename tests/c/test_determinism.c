@@ -9,7 +9,7 @@
  * output's content label (a hash of its bytes). Labels are stable across
  * builds of the same backend identity (docs/fuzzing.md "Determinism"): if
  * this test fails after a kernel change, the kernel's output bytes changed
- * and its identity string (kernels-wasm-simd/registry.c) must be bumped and
+ * and its identity string (kernels-wasm-simd/registry-table.h) must be bumped and
  * the goldens regenerated with HOLO_PRINT_GOLDEN=1 build/asan/test_determinism. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Extension kernels (registry-ext.c), data movement: Slice, Pad, Gather,
+/* Kernels (kernels-wasm-simd/registry-table.h), data movement: Slice, Pad, Gather,
  * Expand, Where, Clip, Squeeze, Unsqueeze. References computed directly. */
 #include <math.h>
 #include <setjmp.h>

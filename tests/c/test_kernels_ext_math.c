@@ -1,4 +1,4 @@
-/* Extension kernels (registry-ext.c), math: Cast, the Reduce family,
+/* Kernels (kernels-wasm-simd/registry-table.h), math: Cast, the Reduce family,
  * ArgMax/ArgMin, the f32 unary ops, Max/Min/Pow/Mod/PRelu, comparisons and
  * logic, LogSoftmax, LayerNormalization. References in double. */
 #include <math.h>

@@ -46,6 +46,46 @@ static void test_registry(void **st) {
   assert_null(b.lookup(NULL, "matmul", 6));
 }
 
+/* Every row of the one table: identity "op/dtypes/class/N" with the row's
+ * own op and dtypes, the build's GEMM class exactly on the HOLO_KERNEL_GEMM
+ * rows (the relaxed build's class follows its backend identity), one row
+ * per op, and lookup finds that row. */
+static void test_registry_rows(void **st) {
+  (void)st;
+  holo_backend b;
+  holo_cpu_backend_init(&b);
+  const char *gemm_class = strcmp(b.identity, "hologram-cpu/scalar/1") == 0         ? "scalar"
+                           : strcmp(b.identity, "hologram-cpu/relaxed-simd/1") == 0 ? "relaxed-fma"
+                                                                                    : "relaxed-unfused";
+  size_t n, gemm = 0;
+  const holo_kernel *t = holo_cpu_kernels(&n);
+  assert_true(n >= 89);
+  for (size_t i = 0; i < n; i++) {
+    const holo_kernel *k = &t[i];
+    char want[160];
+    assert_non_null(k->op), assert_non_null(k->dtypes), assert_non_null(k->infer), assert_non_null(k->run);
+    int len = snprintf(want, sizeof want, "%s/%s/", k->op, k->dtypes);
+    if (strncmp(k->identity, want, (size_t)len) != 0) fail_msg("%s: identity %s is not %s...", k->op, k->identity, want);
+    const char *cls = k->identity + len, *ver = strchr(cls, '/');
+    assert_non_null(ver);
+    assert_true(ver[1] >= '1' && ver[1] <= '9' && strspn(ver + 1, "0123456789") == strlen(ver + 1));
+    size_t cl = (size_t)(ver - cls);
+    if (k->flags & HOLO_KERNEL_GEMM) {
+      gemm++;
+      if (cl != strlen(gemm_class) || strncmp(cls, gemm_class, cl) != 0)
+        fail_msg("%s: a GEMM row of class %.*s, the build's is %s", k->op, (int)cl, cls, gemm_class);
+    } else if (strncmp(cls, "relaxed", 7) == 0) {
+      fail_msg("%s: class %.*s on a row without HOLO_KERNEL_GEMM", k->op, (int)cl, cls);
+    }
+    assert_true(b.lookup(b.ctx, k->op, (uint32_t)strlen(k->op)) == k);
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(t[j].op, k->op) == 0) fail_msg("two rows for %s", k->op);
+  }
+  assert_int_equal(gemm, 4); /* MatMul, Gemm, Conv, holo.MatMulPacked */
+  assert_true(holo_cpu_lookup(NULL, "Conv", 4)->flags & HOLO_KERNEL_GEMM);
+  assert_false(holo_cpu_lookup(NULL, "holo.PackB", 10)->flags & HOLO_KERNEL_GEMM);
+}
+
 /* ---- Reshape / Flatten ---- */
 
 static holo_status lay_reshape(kt_call *k, uint32_t r, const int64_t *s, const int64_t *target,
@@ -342,7 +382,7 @@ static void test_concat(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_registry),  cmocka_unit_test(test_reshape),
+      cmocka_unit_test(test_registry),  cmocka_unit_test(test_registry_rows), cmocka_unit_test(test_reshape),
       cmocka_unit_test(test_flatten),   cmocka_unit_test(test_transpose),
       cmocka_unit_test(test_concat),
   };

@@ -14,7 +14,7 @@ ALLOW = {
     'erfc_d': 'kernels-wasm-simd/ops/unary-ext-f32-scalar.c: erfc(z<0) = 2 - erfc(-z), one level (-z > 0; NaN does not recurse)',
 }
 
-srcs = sorted(glob.glob('runtime/*.c') + glob.glob('generation/*.c') + glob.glob('kernels-wasm-simd/*.c') + glob.glob('kernels-wasm-simd/ops/*.c'))
+srcs = sorted(glob.glob('runtime/*.c') + glob.glob('generation/*.c') + glob.glob('kernels-wasm-simd/**/*.c', recursive=True))
 graph, indirect = {}, {}
 for s in srcs:
     ir = subprocess.run(['clang-19', '-S', '-emit-llvm', '-O0', '-std=c11', '-Iruntime/include', '-Ikernels-wasm-simd/include',

@@ -20,8 +20,8 @@ const char *holo_cpu_backend_variant(void);
 /* The kernel for an ONNX op type (op need not be NUL-terminated), or NULL. */
 const holo_kernel *holo_cpu_lookup(void *ctx, const char *op, uint32_t op_len);
 
-/* The extension table (kernels-wasm-simd/registry-ext.c), which
- * holo_cpu_lookup falls back to: the kernel for op, or NULL. */
-const holo_kernel *holo_cpu_lookup_ext(const char *op, uint32_t op_len);
+/* The whole kernel table holo_cpu_lookup searches (*n rows), as this
+ * engine's byte class names it: for tests and tools that list the ops. */
+const holo_kernel *holo_cpu_kernels(size_t *n);
 
 #endif

@@ -71,7 +71,14 @@ typedef struct holo_kernel {
   const char *identity; /* enters every computed label; bump when output bytes can change */
   holo_kernel_fn infer;
   holo_kernel_fn run;
+  /* What a backend's table says about the row; the runtime reads neither. */
+  const char *dtypes; /* the dtypes run accepts, as the identity names them ("f32,i32,i64", "any") */
+  uint32_t flags;     /* HOLO_KERNEL_* */
 } holo_kernel;
+
+/* holo_kernel.flags: the kernel runs a GEMM core, so its bytes depend on
+ * whether the build's multiply-add fuses (its identity names that class). */
+#define HOLO_KERNEL_GEMM 1u
 
 typedef struct holo_backend {
   /* Names the variant whose bytes can differ (scalar / simd128 / relaxed+fma).
