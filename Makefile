@@ -60,6 +60,7 @@ $(A)/%: tests/c/%.c $(TEST_UTIL) $(A)/libholo.a
 	@mkdir -p $@
 
 include wasm.mk
+include bindings-js/layout.mk
 
 setup:
 	@bash tools/setup.sh

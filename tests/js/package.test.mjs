@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { load, init, features, VARIANTS, HologramError } from '../../bindings-js/index.js';
 import { PKG, fixture, inputsFor } from './helpers.mjs';
@@ -25,7 +25,19 @@ test('npm pack ships the shim, types, stores and every dist/*.wasm, and no C', (
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PKG, encoding: 'utf8', timeout: 60000 });
   assert.is(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path).sort();
-  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts', 'threads.js', 'threads-worker.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
+  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts', 'src/threads.js', 'src/threads-worker.js', 'dist/layout.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
+  // The shim is shipped as it is (no build step): each src/*.js, and every file index.js reaches by relative imports.
+  for (const f of readdirSync(join(PKG, 'src')).filter((n) => n.endsWith('.js'))) assert.ok(files.includes(`src/${f}`), `src/${f} missing from ${files}`);
+  const seen = new Set(), todo = ['index.js'];
+  while (todo.length) {
+    const f = todo.pop();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    assert.ok(files.includes(f), `${f} (imported) missing from the package`);
+    const text = readFileSync(join(PKG, f), 'utf8');
+    for (const m of text.matchAll(/(?:from\s+|import\(\s*)'(\.{1,2}\/[^']+)'/g)) todo.push(posix.normalize(posix.join(posix.dirname(f), m[1])));
+  }
+  assert.ok(seen.has('src/session.js') && seen.has('dist/layout.js') && seen.has('src/threads.js'), [...seen].join(' '));
   for (const w of shipped) assert.ok(files.includes(`dist/${w}`), w);
   assert.not.ok(files.some((f) => f.startsWith('src-c/') || f.endsWith('.c')), 'C sources are not shipped');
 });

@@ -5,7 +5,7 @@
 // running here is a failure with the reason, never a skip.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,11 +31,15 @@ test('workerd serves the package and matches Node', async () => {
   const port = await freePort();
   let child, log = '';
   try {
-    mkdirSync(join(dir, 'stores'));
-    for (const f of ['index.js', 'stores/memory.js', 'stores/label.js', 'dist/hologram-simd128.wasm']) copyFileSync(join(PKG, f), join(dir, f.replace('dist/', '')));
+    for (const d of ['stores', 'src', 'dist']) mkdirSync(join(dir, d));
+    const modules = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && f !== 'threads-worker.js').map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js'];
+    const config = readFileSync(join(EX, 'config.capnp'), 'utf8');
+    for (const f of modules) assert.ok(config.includes(`esModule = embed "${f}"`), `examples/workerd/config.capnp lists ${f}`);
+    for (const f of modules) copyFileSync(join(PKG, f), join(dir, f));
+    copyFileSync(join(PKG, 'dist', 'hologram-simd128.wasm'), join(dir, 'hologram-simd128.wasm'));
     for (const f of ['mlp', 'cone']) copyFileSync(join(ROOT, 'tests', 'fixtures', `${f}.holo`), join(dir, `${f}.holo`));
     copyFileSync(join(EX, 'worker.mjs'), join(dir, 'worker.mjs'));
-    writeFileSync(join(dir, 'config.capnp'), readFileSync(join(EX, 'config.capnp'), 'utf8').replace('127.0.0.1:8787', `127.0.0.1:${port}`));
+    writeFileSync(join(dir, 'config.capnp'), config.replace('127.0.0.1:8787', `127.0.0.1:${port}`));
     child = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => { log += d; });
     child.stderr.on('data', (d) => { log += d; });

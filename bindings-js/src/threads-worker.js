@@ -1,4 +1,4 @@
-// One worker of a threaded Runtime (bindings-js/threads.js): instantiates the
+// One worker of a threaded Runtime (src/threads.js): instantiates the
 // shared core module on the Runtime's shared memory, points this instance's
 // stack at its own region, and enters holo_worker_main, which runs kernel
 // tasks until the Runtime quits the pool. Node (worker_threads) and browsers

@@ -1,0 +1,90 @@
+// What the host gives a core module instance: the env imports the core
+// calls back into (the warm store's get/put, the host's SHA-256), and
+// finding that SHA-256. A callback never lets an exception unwind through
+// wasm frames: it reports failure and the core carries on (a miss, a failed
+// put, the core hashing itself).
+import { CONST, Struct } from './layout.js';
+
+const SPAN = new Struct('holo_span', ['data', 'len']);
+const DIGEST_BYTES = 32;
+
+// The host's synchronous SHA-256 (node:crypto: Node, Deno, Bun), used by the
+// core for large input labels (docs/decisions.md, host SHA-256). Browsers and workerd
+// without node:crypto have none: the core hashes. Checked once on 'abc'.
+let hostSha256P = null; // Promise<createHash | null>
+function hostSha256() {
+  hostSha256P ??= (async () => {
+    if (typeof globalThis.process?.versions?.node !== 'string' && !globalThis.Deno && !globalThis.Bun) return null;
+    try {
+      const { createHash } = await import('node:crypto');
+      const d = createHash('sha256').update(new Uint8Array([97, 98, 99])).digest();
+      return d.length === DIGEST_BYTES && d[0] === 0xba && d[DIGEST_BYTES - 1] === 0xad ? createHash : null;
+    } catch {
+      return null;
+    }
+  })();
+  return hostSha256P;
+}
+
+/** What the shim hands a core instance from the host (options.hostHash: false declines). */
+export async function hostOf(options) {
+  return { sha256: options.hostHash === false ? null : await hostSha256() };
+}
+
+/**
+ * The env imports of one Runtime. rt: its store / storeError / mem / cstr;
+ * alloc(n): the module heap, unguarded (a callback runs inside a wasm call);
+ * sha256(): createHash or null, asked at each call.
+ */
+export function hostImports(rt, alloc, sha256) {
+  return {
+    holo_host_store_get(labelPtr, bytesPP, lenP) {
+      if (!rt.store) return 1;
+      try {
+        let got = rt.store.get(rt.cstr(labelPtr, CONST.HOLO_LABEL_LEN));
+        if (got == null) return 1;
+        if (got instanceof ArrayBuffer) got = new Uint8Array(got);
+        if (!(got instanceof Uint8Array)) throw new TypeError('warmStore.get must return a Uint8Array or undefined');
+        const p = alloc(Math.max(got.byteLength, 1), 16);
+        if (!p) return 1;
+        new Uint8Array(rt.mem, p, got.byteLength).set(got);
+        const dv = rt.dv();
+        dv.setUint32(bytesPP, p, true);
+        dv.setUint32(lenP, got.byteLength, true);
+        return 0;
+      } catch (e) {
+        rt.storeError = e;
+        return 1;
+      }
+    },
+    holo_host_store_put(labelPtr, ptr, len) {
+      if (!rt.store) return 1;
+      try {
+        rt.store.put(rt.cstr(labelPtr, CONST.HOLO_LABEL_LEN), new Uint8Array(rt.mem, ptr, len).slice());
+        return 0;
+      } catch (e) {
+        rt.storeError = e;
+        return 1;
+      }
+    },
+    // SHA-256 of the holo_span parts straight out of wasm memory; 0 = ok.
+    holo_host_sha256(partsPtr, n, outPtr) {
+      const createHash = sha256();
+      if (!createHash) return 1;
+      try {
+        const mem = rt.mem, dv = new DataView(mem), h = createHash('sha256');
+        for (let i = 0; i < n; i++) {
+          const part = partsPtr + SPAN.sizeof * i;
+          const len = SPAN.get(dv, part, 'len');
+          if (len) h.update(new Uint8Array(mem, SPAN.get(dv, part, 'data'), len));
+        }
+        const d = h.digest();
+        if (d.length !== DIGEST_BYTES) return 1;
+        new Uint8Array(mem, outPtr, DIGEST_BYTES).set(d);
+        return 0;
+      } catch {
+        return 1; // the core hashes instead
+      }
+    },
+  };
+}

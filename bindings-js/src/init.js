@@ -1,0 +1,79 @@
+// The entry points: init() picks and instantiates a core module variant (a
+// Runtime), load() does that and loads an archive into the fresh instance.
+import { HologramError } from './errors.js';
+import { checkOptions } from './args.js';
+import { FILES, THREADED_VARIANT, VARIANTS, features, shipped, supported, toModule } from './variants.js';
+import { hostOf } from './host.js';
+import { Runtime } from './runtime.js';
+
+const MAX_THREADS = 64;
+
+/**
+ * Instantiates the core module and returns a Runtime (one module instance:
+ * one linear memory shared by the sessions it loads).
+ *  - init()                          the best shipped variant this engine runs
+ *  - init(undefined, { variant })    that shipped variant
+ *  - init(moduleOrBytesOrUrl, { variant? })  a given module; `variant` only names it
+ * options.hostHash: false makes the core compute every input label itself
+ * (default: the host's SHA-256 for large inputs where it has a synchronous
+ * one, node:crypto; labels are identical either way).
+ */
+export async function init(wasm, options = {}) {
+  const variant = options.variant;
+  const threads = options.threads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) throw new HologramError('ARG', `threads must be an integer from 1 to 64, got ${String(options.threads)}`);
+  if (variant === THREADED_VARIANT || (threads > 1 && variant === undefined && (wasm === undefined || wasm === null))) {
+    return initThreaded(variant === THREADED_VARIANT, threads, options);
+  }
+  if (variant !== undefined && !VARIANTS.includes(variant)) throw new HologramError('ARG', `unknown variant '${variant}' (one of ${VARIANTS.join(', ')})`);
+  if (options.hostHash !== undefined && typeof options.hostHash !== 'boolean') throw new HologramError('ARG', 'hostHash must be a boolean');
+  const host = await hostOf(options);
+  if (wasm !== undefined && wasm !== null) return new Runtime(await toModule(wasm), variant ?? 'custom', host);
+  if (variant) {
+    if (!supported(variant)) throw new HologramError('UNSUPPORTED', `variant '${variant}' needs ${variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}, which this engine lacks`);
+    const m = await shipped(variant);
+    if (!m) throw new HologramError('ARG', `variant '${variant}' is not shipped (dist/${FILES[variant]} missing)`);
+    return new Runtime(m, variant, host);
+  }
+  const f = features(), tried = [];
+  for (const v of VARIANTS) {
+    if (!supported(v, f)) continue;
+    const m = await shipped(v);
+    if (m) return new Runtime(m, v, host);
+    tried.push(FILES[v]);
+  }
+  throw new HologramError('UNSUPPORTED', `no core module this engine can run is shipped (looked for ${tried.join(', ') || 'nothing'})`);
+}
+
+// threads > 1 (or the threaded variant by name): the threaded module where
+// the engine can run it; where it cannot, an explicit variant is an error
+// and a bare thread count falls back to one thread (rt.threads says 1 and
+// rt.threadsUnavailable why) - the single-thread modules never need
+// SharedArrayBuffer or cross-origin isolation.
+async function initThreaded(explicit, threads, options) {
+  const { threadsUnavailable, sharedMemory, startPool } = await import('./threads.js');
+  const why = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
+  const m = why ? null : await shipped(THREADED_VARIANT);
+  if (!m) {
+    const reason = why ?? `dist/${FILES[THREADED_VARIANT]} is not shipped`;
+    if (explicit) throw new HologramError('UNSUPPORTED', `variant '${THREADED_VARIANT}' cannot run here: ${reason}`);
+    const rt = await init(undefined, { hostHash: options.hostHash });
+    rt.threadsUnavailable = reason;
+    return rt;
+  }
+  const memory = sharedMemory();
+  const rt = new Runtime(m, THREADED_VARIANT, { ...(await hostOf(options)), memory });
+  await rt.startThreads(threads, startPool);
+  return rt;
+}
+
+/**
+ * Instantiates a fresh module instance for this session and loads the archive
+ * into it (see Runtime#load for the options). Sessions from separate load()
+ * calls share no memory.
+ */
+export async function load(holoBytes, options = {}) {
+  checkOptions(options);
+  const rt = await init(options.wasm, { variant: options.variant, hostHash: options.hostHash, threads: options.threads });
+  return rt.load(holoBytes, options, true);
+}

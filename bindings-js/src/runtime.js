@@ -1,0 +1,167 @@
+// One instance of the core module: instantiation (env imports, every export
+// guarded so a trap becomes an error), the layout check, memory access for
+// the other modules, the threaded module's pool, and loading archives.
+import { HologramError, statusCode, MEMORY_STATUS } from './errors.js';
+import { checkOptions, halves, isBuffer, toU64 } from './args.js';
+import { checkLayout, CONST, Struct } from './layout.js';
+import { hostImports } from './host.js';
+import { Session } from './session.js';
+
+const ERROR = new Struct('holo_error', ['status', 'message']);
+const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_pcache_new', 'holo_status_name'];
+const REQUIRED = ['holo_alloc', 'holo_free', 'holo_wasm_load', 'holo_wasm_execute'];
+// holo_wasm_load's flags (holo_options.flags) and host bits.
+const LOAD_FLAGS = { trustStore: CONST.HOLO_OPT_TRUST_STORE, verifyConstants: CONST.HOLO_OPT_VERIFY_CONSTANTS, noWarmCone: CONST.HOLO_OPT_NO_WARM_CONE };
+const HOST_BITS = { store: CONST.WASM_HOST_STORE, sha256: CONST.WASM_HOST_SHA256 };
+const utf8 = new TextDecoder();
+
+/** One instance of the core module. Prefer load(); use init() + rt.load() to share one instance. */
+export class Runtime {
+  #poisoned = null;
+  #pool = null;
+  #module;
+  #sha256 = null; // node:crypto's createHash when the host hashes large inputs
+  constructor(module, variant = 'custom', host = {}) {
+    this.variant = variant;
+    this.#module = module;
+    this.store = null; // the warm store of the call in progress
+    this.storeError = null; // the last exception a warm store threw, if any
+    let raw = null;
+    const env = hostImports(this, (n, align) => raw.holo_alloc(n, align) >>> 0, () => this.#sha256);
+    if (host.memory) env.memory = host.memory; // the threaded module imports its shared memory
+    this.threads = 1;
+    let instance;
+    try {
+      instance = new WebAssembly.Instance(module, { env });
+    } catch (e) {
+      throw new HologramError('ABI', `cannot instantiate the core module: ${e && e.message}`, { cause: e });
+    }
+    raw = instance.exports;
+    this.x = this.#guarded(raw, host.memory);
+    for (const f of REQUIRED) if (typeof this.x[f] !== 'function') throw new HologramError('ABI', `the core module lacks the export ${f}`);
+    checkLayout(this.x, () => this.mem);
+    this.hasRefine = typeof this.x.holo_wasm_has_refine === 'function' && this.x.holo_wasm_has_refine() === 1;
+    // Host hashing only with a module that imports it (older builds do not).
+    if (host && typeof host.sha256 === 'function' &&
+        WebAssembly.Module.imports(module).some((i) => i.module === 'env' && i.name === 'holo_host_sha256')) this.#sha256 = host.sha256;
+    /** true: input labels of >= 2 KiB (HOLO_HASHER_MIN_BYTES) are hashed by the host's SHA-256 (same labels). */
+    this.hostHash = this.#sha256 !== null;
+  }
+
+  // Every export goes through a guard: a trap becomes HologramError('TRAP').
+  // wasm32 pointers come back as signed i32: above 2 GiB they would read as
+  // negative offsets. The exports that return pointers are made unsigned.
+  #guarded(raw, memory) {
+    const x = { memory: raw.memory ?? memory };
+    for (const [k, v] of Object.entries(raw)) if (typeof v === 'function') x[k] = this.#guard(k, v);
+    for (const k of POINTER_RESULTS) if (x[k]) { const f = x[k]; x[k] = (...a) => f(...a) >>> 0; }
+    return x;
+  }
+
+  /** Starts the worker pool of the threaded module: n threads in all (this one included). */
+  async startThreads(n, startPool) {
+    if (n <= 1) return;
+    this.#pool = await startPool(this.#module, this.x.memory, this.x, n);
+    this.threads = 1 + (await this.#pool.ready);
+    if (this.threads < n) this.threadsUnavailable = `${n - this.threads} of ${n - 1} workers did not start: ${this.#pool.errors.join('; ') || 'unknown'}`;
+  }
+
+  /** Pool statistics of the threaded module: workers started, tasks they ran, parallel jobs. */
+  get poolStats() {
+    if (typeof this.x.holo_pool_stat !== 'function') return null;
+    return { started: this.x.holo_pool_stat(0), workerTasks: this.x.holo_pool_stat(1), jobs: this.x.holo_pool_stat(2), errors: this.#pool ? this.#pool.errors : [] };
+  }
+
+  /** Stops the worker pool (idempotent). Sessions keep working on one thread. */
+  dispose() {
+    if (this.#pool) this.#pool.dispose();
+    this.#pool = null;
+    this.threads = 1;
+  }
+
+  /** null, or why this instance is unusable (a trap left its state undefined). */
+  get poisoned() { return this.#poisoned; }
+
+  #guard(name, fn) {
+    return (...args) => {
+      if (this.#poisoned) throw new HologramError('TRAP', `the module instance is unusable after an earlier trap (${this.#poisoned}); load the archive again`);
+      try {
+        return fn(...args);
+      } catch (e) {
+        if (e instanceof HologramError) throw e;
+        this.#poisoned = `${name}: ${e && e.message}`;
+        throw new HologramError('TRAP', `wasm trap in ${name}: ${e && e.message}; this module instance is no longer usable`, { cause: e });
+      }
+    };
+  }
+
+  get mem() { return this.x.memory.buffer; }
+  dv() { return new DataView(this.x.memory.buffer); }
+  u32(p) { return this.dv().getUint32(p, true); }
+  cstr(p, n) {
+    const b = new Uint8Array(this.mem, p);
+    if (n === undefined) { n = 0; while (n < b.length && b[n]) n++; }
+    return utf8.decode(b.slice(0, n));
+  }
+  alloc(n, align = 16) {
+    const p = this.x.holo_alloc(Math.max(n, 1), align);
+    if (!p) throw new HologramError('MEMORY', `wasm heap exhausted allocating ${n} bytes`);
+    return p;
+  }
+  copyIn(bytes, align = 64) {
+    const p = this.alloc(bytes.byteLength, align);
+    new Uint8Array(this.mem, p, bytes.byteLength).set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return p;
+  }
+  /** The HologramError of a holo_error at errPtr that reported `status`. */
+  error(errPtr, status) {
+    const code = statusCode(status);
+    const e = new HologramError(code, this.cstr(errPtr + ERROR.offset('message')) || `hologram-exec error ${code}`);
+    e.status = status;
+    return e;
+  }
+  /** The error of a call that returned no object: its holo_error's status (MEMORY if it set none). */
+  failure(errPtr) {
+    return this.error(errPtr, ERROR.get(this.dv(), errPtr, 'status') || MEMORY_STATUS);
+  }
+
+  /**
+   * Loads a .holo archive into this instance. options: { memoryBudget,
+   * warmStore, trustStore, verifyConstants, warmCone }. The archive is copied
+   * into wasm memory (64-aligned) and its constants are used in place there.
+   */
+  load(holoBytes, options = {}, owned = false) {
+    checkOptions(options);
+    if (this.#poisoned) throw new HologramError('TRAP', `the module instance is unusable after an earlier trap (${this.#poisoned})`);
+    let bytes;
+    if (holoBytes instanceof Uint8Array) bytes = holoBytes;
+    else if (isBuffer(holoBytes)) bytes = new Uint8Array(holoBytes);
+    else if (ArrayBuffer.isView(holoBytes)) bytes = new Uint8Array(holoBytes.buffer, holoBytes.byteOffset, holoBytes.byteLength);
+    else throw new HologramError('ARG', 'load: the archive must be bytes (Uint8Array, ArrayBuffer or a typed array)');
+    const budget = toU64(options.memoryBudget, 'memoryBudget');
+    const flags = (options.trustStore ? LOAD_FLAGS.trustStore : 0) | (options.verifyConstants ? LOAD_FLAGS.verifyConstants : 0) | (options.warmCone === false ? LOAD_FLAGS.noWarmCone : 0);
+    const store = options.warmStore ?? null;
+    const arch = this.copyIn(bytes, 64);
+    let err;
+    try {
+      err = this.alloc(ERROR.sizeof);
+    } catch (e) {
+      this.x.holo_free(arch);
+      throw e;
+    }
+    this.store = store;
+    let w;
+    try {
+      w = this.x.holo_wasm_load(arch, bytes.byteLength, ...halves(budget), flags, (store ? HOST_BITS.store : 0) | (this.hostHash ? HOST_BITS.sha256 : 0), err);
+    } finally {
+      this.store = null;
+    }
+    if (!w) {
+      const e = this.failure(err);
+      this.x.holo_free(err);
+      this.x.holo_free(arch);
+      throw e;
+    }
+    return new Session(this, w, arch, err, store, budget, owned);
+  }
+}

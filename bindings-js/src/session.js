@@ -1,0 +1,212 @@
+// A loaded archive: execution (in port order, by name, zero-copy),
+// refinement, counters and budgets, and the doors to generation and the
+// prompt cache. Its internals live in a handle (handle.js) that only the
+// package's own modules see.
+import { HologramError, statusCode } from './errors.js';
+import { halves, toU64 } from './args.js';
+import { CONST, Struct } from './layout.js';
+import { live, withStore } from './handle.js';
+import { byName, marshalInputs, ordered, readPorts, readTensors, viewsBytes } from './tensors.js';
+import { parsePlan, readReport, SCRATCH, writeArgs } from './refine.js';
+import { createGenerator } from './generator.js';
+import { generate } from './generate.js';
+import { dropPromptCache, promptCacheStats, setPromptCache } from './prompt-cache.js';
+
+const COUNTERS = new Struct('holo_counters', ['executions', 'dispatches', 'elided', 'memo_hits', 'store_hits', 'store_misses', 'store_corrupt', 'store_puts', 'bytes_hashed', 'evictions', 'peak_live_bytes', 'peak_resident_bytes']);
+const COUNTER_NAMES = { executions: 'executions', dispatches: 'dispatches', elided: 'elided', memoHits: 'memo_hits', storeHits: 'store_hits', storeMisses: 'store_misses', storeCorrupt: 'store_corrupt', storePuts: 'store_puts', bytesHashed: 'bytes_hashed', evictions: 'evictions', peakLiveBytes: 'peak_live_bytes', peakResidentBytes: 'peak_resident_bytes' };
+const DEFAULT_RETAIN = 64 * 1024 * 1024;
+const ALL_BYTES = (1n << 64n) - 1n;
+const isSession = (v) => v instanceof Session;
+
+/** Runs `call(inArr, nIn, views, nOut, extra)` with the warm store attached; frees its scratch. */
+function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null } = {}) {
+  const rt = live(h), x = rt.x, outputs = h.session.outputs;
+  const [inArr, owned] = marshalInputs(rt, h.session.inputs, inputs, what);
+  const nOut = outputs.length;
+  try {
+    const views = rt.alloc(viewsBytes(nOut)); owned.push(views);
+    const extra = extraBytes ? rt.alloc(extraBytes, 16) : 0; if (extra) owned.push(extra);
+    const st = withStore(h, () => fn(inArr, inputs.length, views, nOut, extra));
+    if (st !== 0) throw rt.error(h.err, st);
+    if (after) after(extra);
+    return readTensors(rt, views, nOut, copy);
+  } finally {
+    if (!rt.poisoned) for (const p of owned) x.holo_free(p);
+  }
+}
+
+/** A loaded archive. Not constructed directly: see load(). */
+export class Session {
+  #h;
+  constructor(rt, w, arch, err, store, budget, owned) {
+    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, session: this };
+    this.#h = h;
+    this.inputs = Object.freeze(readPorts(rt, h.s, true));
+    this.outputs = Object.freeze(readPorts(rt, h.s, false));
+    this.backend = rt.variant;
+    this.backendIdentity = rt.cstr(rt.x.holo_wasm_backend_identity(w));
+    this.archiveLabel = rt.cstr(rt.x.holo_session_archive_label(h.s), CONST.HOLO_LABEL_LEN);
+  }
+
+  #execute(inputs, what, copy) {
+    const h = this.#h;
+    return call(h, ordered(this.inputs, inputs, what), what, (i, n, v, m) => h.rt.x.holo_wasm_execute(h.w, i, n, v, m, h.err), { copy });
+  }
+
+  /** Executes with inputs in port order; returns owned outputs { data, dtype, shape, label }. */
+  execute(inputs) { return this.#execute(inputs, 'execute', true); }
+
+  /**
+   * Executes and returns labels with zero-copy views into wasm memory. A view
+   * is valid until the next call into this session's module instance (any
+   * execute, run, refine, load or dispose on it, which may reuse the buffer or
+   * grow memory, detaching the view); copy it to keep it.
+   */
+  executeAddressed(inputs) { return this.#execute(inputs, 'executeAddressed', false); }
+
+  /** Named feeds, as in ONNX Runtime: run({ x: { data, shape } }) -> { y: { data, dtype, shape, label } }. */
+  run(feeds) {
+    live(this.#h);
+    const outs = this.execute(byName(this.inputs, feeds, 'run'));
+    return Object.fromEntries(this.outputs.map((p, i) => [p.name, outs[i]]));
+  }
+
+  /**
+   * Iterates the archive to a fixed point: each pass's state outputs become
+   * the next pass's state inputs. `state` holds every input (port order or
+   * named), state inputs carrying the initial state. Returns the report.
+   */
+  refine(plan, state) {
+    const h = this.#h, rt = live(h);
+    if (!rt.hasRefine) throw new HologramError('UNSUPPORTED', 'refinement is not compiled into this core module');
+    const a = parsePlan(plan, this.inputs, this.outputs);
+    let report;
+    const outs = call(h, ordered(this.inputs, state, 'refine'), 'refine', (i, n, v, m, extra) => {
+      writeArgs(rt, extra + SCRATCH.at.args, a);
+      return rt.x.holo_wasm_refine(h.w, extra + SCRATCH.at.args, i, n, extra + SCRATCH.at.report, v, m, h.err);
+    }, { extraBytes: SCRATCH.size, after: (extra) => { report = readReport(rt, extra + SCRATCH.at.report); } });
+    report.outputs = outs;
+    return report;
+  }
+
+  get inputCount() { live(this.#h); return this.inputs.length; }
+  get outputCount() { live(this.#h); return this.outputs.length; }
+  get kernelCount() { return live(this.#h).x.holo_session_kernel_count(this.#h.s); }
+  get residentBytes() { return Number(live(this.#h).x.holo_session_resident_bytes(this.#h.s)); }
+  get residentCount() { return live(this.#h).x.holo_session_resident_count(this.#h.s); }
+  get contentStoreLen() { return live(this.#h).x.holo_session_content_store_len(this.#h.s); }
+  /** The last exception the warm store threw during a call (treated as a miss / failed put), or null. */
+  get storeError() { return live(this.#h).storeError; }
+  get counters() {
+    const rt = live(this.#h);
+    const p = rt.alloc(COUNTERS.sizeof, COUNTERS.alignof);
+    try {
+      rt.x.holo_session_counters(this.#h.s, p);
+      const dv = rt.dv();
+      return Object.fromEntries(Object.entries(COUNTER_NAMES).map(([k, f]) => [k, COUNTERS.num(dv, p, f)]));
+    } finally {
+      if (!rt.poisoned) rt.x.holo_free(p);
+    }
+  }
+
+  /** The bound on transient bytes (0: unbounded). */
+  get memoryBudget() { live(this.#h); return Number(this.#h.budget); }
+  set memoryBudget(bytes) { this.setMemoryBudget(bytes); }
+  setMemoryBudget(bytes) {
+    const h = this.#h, rt = live(h);
+    const b = toU64(bytes, 'memoryBudget');
+    const st = rt.x.holo_wasm_set_memory_budget(h.w, ...halves(b));
+    if (st !== 0) throw new HologramError(statusCode(st), `setMemoryBudget(${b}) failed`);
+    h.budget = b;
+  }
+
+  /**
+   * Bytes of dead values kept resident as a cache for elision and memo hits
+   * (least recently used evicted first). Default 64 MiB; Infinity keeps all
+   * the memory budget allows; 0 keeps none (repeats then recompute).
+   */
+  get retainBytes() { live(this.#h); return this.#h.retain; }
+  set retainBytes(bytes) { this.setRetainBytes(bytes); }
+  setRetainBytes(bytes) {
+    const h = this.#h, rt = live(h);
+    if (typeof rt.x.holo_wasm_set_retain_bytes !== 'function') throw new HologramError('UNSUPPORTED', 'this core module cannot change the retained bytes (rebuild it)');
+    const b = bytes === Infinity ? ALL_BYTES : toU64(bytes, 'retainBytes');
+    const st = rt.x.holo_wasm_set_retain_bytes(h.w, ...halves(b));
+    if (st !== 0) throw new HologramError(statusCode(st), `setRetainBytes(${b}) failed`);
+    h.retain = bytes === Infinity ? Infinity : Number(b);
+  }
+
+  /** Re-hashes every constant against its stored label; FORMAT error on a mismatch. */
+  verify() {
+    const h = this.#h, rt = live(h);
+    const st = rt.x.holo_session_verify_constants(h.s, h.err);
+    if (st !== 0) throw rt.error(h.err, st);
+    return true;
+  }
+
+  /**
+   * Autoregressive generation over a causal step graph (docs/generation.md):
+   * the prompt is prefilled (K tokens per execution for a K-token sequence
+   * model), then up to maxTokens are sampled.
+   * opts: { maxTokens, stopToken, seed, sampler: { kind: 'greedy'|'default'|'mirostat',
+   * temperature, topK, topP, minP, repetitionPenalty, frequencyPenalty, presencePenalty,
+   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput, maskedState,
+   * contentState }, (maskedState: the state's rows past the position are masked, so the
+   * generator may rewind; contentState: label each state by a SHA-256 of its bytes),
+   * onToken, promptCache, speculative }.
+   * onToken(token, index) returning false stops. promptCache: true (or
+   * { maxBytes, maxEntries } for the first use) restores the longest cached
+   * prefix of the prompt from this session's prompt cache (setPromptCache) and
+   * records the prompt. speculative: { draft: Session (same module instance,
+   * see init()), k, model } — greedy speculative decoding, output identical to
+   * greedy; onToken is then called after the run. Returns { tokens, stats
+   * (+ prefillTokens, prefillReused, prefillComputed), speculative? }.
+   */
+  generate(prompt, opts = {}) { return generate(this.#h, this, prompt, opts, isSession); }
+
+  /**
+   * The session's prompt cache (docs/generation.md, "Prompt cache"): prompt
+   * prefix -> state labels + logits, held in this session (immune to the
+   * retain cache's eviction), bounded by maxBytes (state + logits bytes; least
+   * recently used prefixes evicted first) and maxEntries, and written through
+   * the session's warmStore (if any) so that a new process starts warm.
+   * null drops it. Defaults: maxBytes 64 MiB, maxEntries 64.
+   */
+  setPromptCache(opts = {}) { setPromptCache(this.#h, opts); }
+
+  /**
+   * Prompt-cache counters ({ lookups, hits, misses, tokensReused, inserts, evictions, storeHits, storePuts,
+   * storeCorrupt, bytes, entries, maxBytes }) or null. storeCorrupt: prefixes found in the warm store and
+   * refused (a manifest with a bad digest or structure, or a state record it names missing or not what it
+   * names); each is also a miss, recomputed.
+   */
+  get promptCache() { return promptCacheStats(this.#h); }
+
+  /**
+   * The step API under generate(): a generator over this session with its own
+   * sampler (opts: seed, sampler, model as for generate). Returns
+   * { feed(token), sample() -> token (not fed), mark(), stats, vocab, free() };
+   * one synchronous step per call, so a page can drive it from its event loop.
+   * free() it (generate() does); a freed or disposed-session generator throws.
+   */
+  generator(opts = {}) { return createGenerator(this.#h, opts); }
+
+  get disposed() { return !this.#h.w; }
+
+  /** Frees the session (idempotent). Later calls throw DISPOSED. */
+  dispose() {
+    const h = this.#h;
+    if (!h.w) return;
+    const rt = h.rt;
+    dropPromptCache(h); // its entries hold values in the session
+    if (!rt.poisoned) {
+      rt.x.holo_wasm_free_session(h.w);
+      rt.x.holo_free(h.arch);
+      rt.x.holo_free(h.err);
+    }
+    h.w = 0;
+    h.store = null;
+    if (h.owned) rt.dispose(); // load()'s own instance: stop its workers
+  }
+}
+if (typeof Symbol.dispose === 'symbol') Session.prototype[Symbol.dispose] = Session.prototype.dispose;
