@@ -10,7 +10,7 @@ const WORD = Uint32Array.BYTES_PER_ELEMENT;
 function cstring(bytes, p) {
   let end = p;
   while (end < bytes.length && bytes[end]) end++;
-  return new TextDecoder().decode(bytes.subarray(p, end));
+  return new TextDecoder().decode(bytes.slice(p, end)); // a copy: browsers refuse to decode shared memory
 }
 
 /** The n rows at ptr in `buffer` (an ArrayBuffer or SharedArrayBuffer). */
