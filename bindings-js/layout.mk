@@ -1,4 +1,4 @@
-# The JS shim's struct layouts (docs/decisions.md 28): bindings-js/src-c/layout.c
+# The JS shim's struct layouts (docs/decisions.md 29): bindings-js/src-c/layout.c
 # compiled alone for wasm32 is a module exporting its offsetof/sizeof table;
 # tools/gen-layout.mjs writes it into bindings-js/dist/layout.js, which the
 # package ships and the shim reads every struct field through. The same

@@ -1,4 +1,4 @@
-// The JS/wasm struct layouts (docs/decisions.md 28): bindings-js/dist/layout.js
+// The JS/wasm struct layouts (docs/decisions.md 29): bindings-js/dist/layout.js
 // is generated from the C offsetof/sizeof values of bindings-js/src-c/layout.c,
 // every core module carries the same table, the shim declares every field of
 // every boundary struct and reads them only by name, and a module whose table
