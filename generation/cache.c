@@ -2,8 +2,9 @@
  * persisted through a WarmStore (docs/generation.md). */
 #include "hologram/generate.h"
 
-#include "../runtime/session-internal.h"
 #include "hologram/mem.h"
+#include "hologram/resident.h"
+#include "hologram/sha256.h"
 
 #define D(x) ((holo_digest *)(x))
 
@@ -31,7 +32,7 @@ holo_status holo_prompt_cache_init(holo_prompt_cache *pc, uint32_t max_entries, 
 }
 
 static void drop(holo_prompt_cache *pc, holo_prompt_entry *e) {
-  for (uint32_t k = 0; k < e->n_state; k++) holo__release(pc->s, D(e->state[k]));
+  for (uint32_t k = 0; k < e->n_state; k++) holo_session_release(pc->s, D(e->state[k]));
   if (e->logits) pc->a.free(pc->a.ctx, e->logits);
   pc->bytes -= e->bytes;
   holo_memset(e, 0, sizeof *e);
@@ -46,9 +47,17 @@ void holo_prompt_cache_free(holo_prompt_cache *pc, holo_gen *g) {
   pc->e = 0;
 }
 
+static void put_u32le(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put_i64le(uint8_t *p, int64_t v) {
+  put_u32le(p, (uint32_t)(uint64_t)v);
+  put_u32le(p + 4, (uint32_t)((uint64_t)v >> 32));
+}
+
 static void put_u32(holo_sha256 *c, uint32_t v) {
   uint8_t b[4];
-  holo_put_u32le(b, v);
+  put_u32le(b, v);
   holo_sha256_update(c, b, 4);
 }
 
@@ -87,8 +96,8 @@ static holo_prompt_entry *find(holo_prompt_cache *pc, const uint8_t *key) {
 }
 
 static void restore(holo_gen *g, const holo_prompt_entry *e, const uint32_t *tokens) {
-  for (uint32_t k = 0; k < g->n_state; k++) holo__hold(g->s, D((void *)e->state[k]));
-  for (uint32_t k = 0; k < g->n_state; k++) holo__release(g->s, D(g->state[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo_session_hold(g->s, D((void *)e->state[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo_session_release(g->s, D(g->state[k]));
   for (uint32_t k = 0; k < g->n_state; k++) holo_memcpy(g->state[k], e->state[k], 32);
   g->pos = e->n_tokens;
   g->n_history = 0;
@@ -102,7 +111,7 @@ static uint64_t value_bytes(holo_gen *g, const uint8_t *d) {
   size_t len = 0;
   uint32_t dt, rank;
   const int64_t *shape;
-  holo__resident(g->s, (const holo_digest *)d, &len, &dt, &rank, &shape);
+  holo_session_resident(g->s, (const holo_digest *)d, &len, &dt, &rank, &shape);
   return len;
 }
 
@@ -141,7 +150,7 @@ static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entr
     size_t len = 0;
     uint32_t dt, rank;
     const int64_t *shape;
-    const void *data = holo__resident(g->s, (const holo_digest *)e->state[k], &len, &dt, &rank, &shape);
+    const void *data = holo_session_resident(g->s, (const holo_digest *)e->state[k], &len, &dt, &rank, &shape);
     if (!data) return;
     holo_digest cd;
     holo_content_digest(dt, shape, rank, data, len, &cd);
@@ -150,9 +159,9 @@ static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entr
     uint8_t *b = pc->a.alloc(pc->a.ctx, rec, 16);
     if (!b) return;
     holo_memcpy(b, RECORD_MAGIC, 8);
-    holo_put_u32le(b + 8, dt);
-    holo_put_u32le(b + 12, rank);
-    for (uint32_t d = 0; d < rank; d++) holo_put_i64le(b + 16 + 8 * d, shape[d]);
+    put_u32le(b + 8, dt);
+    put_u32le(b + 12, rank);
+    for (uint32_t d = 0; d < rank; d++) put_i64le(b + 16 + 8 * d, shape[d]);
     holo_memcpy(b + 16 + 8 * rank, content[k], 32);
     if (len) holo_memcpy(b + 16 + 8 * rank + 32, data, len);
     char label[HOLO_LABEL_LEN + 1];
@@ -164,9 +173,9 @@ static void put_store(holo_prompt_cache *pc, holo_gen *g, const holo_prompt_entr
   uint8_t *m = pc->a.alloc(pc->a.ctx, body + 32, 16);
   if (!m) return;
   holo_memcpy(m, MANIFEST_MAGIC, 8);
-  holo_put_u32le(m + 8, e->n_tokens);
-  holo_put_u32le(m + 12, e->n_state);
-  holo_put_u32le(m + 16, g->vocab);
+  put_u32le(m + 8, e->n_tokens);
+  put_u32le(m + 12, e->n_state);
+  put_u32le(m + 16, g->vocab);
   holo_memcpy(m + 20, e->key, 32);
   for (uint32_t k = 0; k < e->n_state; k++)
     holo_memcpy(m + MANIFEST_HEAD + 32 * k, content[k], 32);
@@ -195,7 +204,7 @@ static holo_prompt_entry *insert(holo_prompt_cache *pc, holo_gen *g, const uint8
   e->n_tokens = n_tokens, e->n_state = g->n_state, e->bytes = bytes, e->used = true, e->tick = ++pc->tick;
   for (uint32_t k = 0; k < g->n_state; k++) {
     holo_memcpy(e->state[k], state[k], 32);
-    holo__hold(g->s, D(e->state[k]));
+    holo_session_hold(g->s, D(e->state[k]));
   }
   pc->bytes += bytes;
   pc->stats.inserts++;
@@ -241,9 +250,9 @@ static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_
     size_t off = 16 + 8 * (size_t)rank + 32;
     holo_input in = {r + off, rlen - off, shape, rank};
     holo_digest d;
-    if (holo__intern_input(g->s, g->c.input[got], &in, &d, &err)) break;
+    if (holo_session_intern_input(g->s, g->c.input[got], &in, &d, &err)) break;
     if (holo_memcmp(d.b, want[got], 32)) {
-      holo__release(g->s, &d);
+      holo_session_release(g->s, &d);
       break;
     }
   }
@@ -251,7 +260,7 @@ static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_
   if (got == g->n_state) e = insert(pc, g, key, n_tokens, want, logits);
   else
     pc->stats.store_corrupt++; /* a named state record is missing or not what it names */
-  for (uint32_t k = 0; k < got; k++) holo__release(g->s, D(want[k])); /* insert holds its own */
+  for (uint32_t k = 0; k < got; k++) holo_session_release(g->s, D(want[k])); /* insert holds its own */
   pc->a.free(pc->a.ctx, logits);
   if (e) pc->stats.store_hits++;
   return e;
@@ -263,7 +272,7 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
   if (pc->s && pc->s != g->s)
     return holo_err(err, HOLO_ERR_ARG, "prefill_cached: the prompt cache holds values of another session");
   pc->s = g->s;
-  if (!pc->have_code) holo__code_identity(g->s, pc->code), pc->have_code = true;
+  if (!pc->have_code) holo_session_code_identity(g->s, pc->code), pc->have_code = true;
   if (reused) *reused = 0;
   holo_gen_reset(g);
   if (!n) return HOLO_OK;

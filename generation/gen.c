@@ -2,8 +2,8 @@
  * its state held as content-labelled resident values (docs/generation.md). */
 #include "hologram/generate.h"
 
-#include "../runtime/session-internal.h"
 #include "hologram/mem.h"
+#include "hologram/resident.h"
 
 #define D(x) ((holo_digest *)(x))
 #define CD(x) ((const holo_digest *)(x))
@@ -23,14 +23,14 @@ static void counters_add(holo_gen *g, const holo_counters *b) {
 
 /* Zeros of a port's shape (symbolic dims 0), interned and held. */
 static holo_status intern_zero(holo_gen *g, uint32_t port, holo_digest *out, holo_error *err) {
-  const holo_archive *ar = holo__archive(g->s);
-  const holo_ar_value *v = &ar->values[ar->in_ports[port]];
+  holo_port_info v;
+  holo_session_input_info(g->s, port, &v);
   int64_t shape[HOLO_MAX_RANK];
-  if (v->rank == HOLO_RANK_UNKNOWN || v->rank > HOLO_MAX_RANK)
+  if (v.rank == HOLO_RANK_UNKNOWN || v.rank > HOLO_MAX_RANK)
     return holo_err(err, HOLO_ERR_STATE, "generator: state input %u has an unknown rank; give an initial value", port);
-  for (uint32_t d = 0; d < v->rank; d++) shape[d] = v->dims[d] < 0 ? 0 : v->dims[d];
+  for (uint32_t d = 0; d < v.rank; d++) shape[d] = v.shape[d] < 0 ? 0 : v.shape[d];
   size_t len;
-  if (!holo_shape_bytes(v->dtype, shape, v->rank, &len))
+  if (!holo_shape_bytes(v.dtype, shape, v.rank, &len))
     return holo_err(err, HOLO_ERR_LIMIT, "generator: state input %u: size overflows", port);
   void *z = 0;
   if (len) {
@@ -38,60 +38,33 @@ static holo_status intern_zero(holo_gen *g, uint32_t port, holo_digest *out, hol
     if (!z) return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory (%zu bytes of initial state)", len);
     holo_memset(z, 0, len);
   }
-  holo_input in = {z, len, shape, v->rank};
-  holo_status st = holo__intern_input(g->s, port, &in, out, err);
+  holo_input in = {z, len, shape, v.rank};
+  holo_status st = holo_session_intern_input(g->s, port, &in, out, err);
   if (z) g->a.free(g->a.ctx, z);
   return st;
 }
 
-holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model *m, const holo_input *initial,
-                          const holo_allocator *a, holo_error *err) {
-  if (!g || !s || !m || !a) return holo_err(err, HOLO_ERR_ARG, "generator: NULL argument");
-  holo_memset(g, 0, sizeof *g);
-  const holo_archive *ar = holo__archive(s);
-  g->s = s, g->m = *m, g->a = *a;
-  if (m->token_input >= ar->n_in_ports)
-    return holo_err(err, HOLO_ERR_ARG, "generator: token input %u does not exist (%u inputs)", m->token_input, ar->n_in_ports);
-  if (m->position_input >= 0 && ((uint32_t)m->position_input >= ar->n_in_ports || (uint32_t)m->position_input == m->token_input))
-    return holo_err(err, HOLO_ERR_ARG, "generator: position input %d is invalid", m->position_input);
-  if (m->logits_output >= ar->n_out_ports)
-    return holo_err(err, HOLO_ERR_ARG, "generator: logits output %u does not exist (%u outputs)", m->logits_output,
-                    ar->n_out_ports);
-  const holo_ar_value *lv = &ar->values[ar->out_ports[m->logits_output]];
-  if (lv->dtype != HOLO_DT_F32) return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: logits must be f32");
-  if (lv->rank == HOLO_RANK_UNKNOWN || lv->rank == 0 || lv->dims[lv->rank - 1] <= 0)
-    return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: the logits' last dimension (the vocabulary) must be static");
-  g->vocab = (uint32_t)lv->dims[lv->rank - 1];
-  g->seq = 1;
-  for (int which = 0; which < 2; which++) {
-    uint32_t p = which ? (uint32_t)m->position_input : m->token_input;
-    if (which && m->position_input < 0) continue;
-    const holo_ar_value *v = &ar->values[ar->in_ports[p]];
-    size_t n = 0;
-    if (v->rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v->dims, v->rank, &n) || n < 1 || (which && n != 1) ||
-        n > HOLO_GEN_MAX_SEQ)
-      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must hold %s", which ? "position" : "token", p,
-                      which ? "exactly one element" : "1 to " HOLO_GEN_MAX_SEQ_STR " elements (static)");
-    if (!which) g->seq = (uint32_t)n;
-    if (v->dtype != HOLO_DT_I64 && v->dtype != HOLO_DT_I32 && v->dtype != HOLO_DT_F32)
-      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must be i64, i32 or f32", which ? "position" : "token", p);
-  }
+/* The state contract: the model's, else the archive's, else by name --
+ * state input X is fed by the output named X_out or X_next. */
+static holo_status resolve_contract(holo_gen *g, const holo_causal_model *m, holo_error *err) {
+  holo_session *s = g->s;
+  uint32_t n_in = holo_session_input_count(s), n_out = holo_session_output_count(s);
   if (m->has_contract) {
     g->c = m->contract;
-  } else if (ar->n_state) {
-    g->c.n = ar->n_state;
-    for (uint32_t k = 0; k < ar->n_state; k++) g->c.input[k] = ar->state[2 * k], g->c.output[k] = ar->state[2 * k + 1];
-  } else {
-    /* By name: state input X is fed by the output named X_out or X_next. */
-    for (uint32_t i = 0; i < ar->n_in_ports && g->c.n < HOLO_MAX_STATE; i++) {
+  } else if (holo_session_state_contract(s, &g->c) != HOLO_OK) {
+    return holo_err(err, HOLO_ERR_LIMIT, "generator: the archive's state contract has more than %d ports", HOLO_MAX_STATE);
+  } else if (!g->c.n) {
+    for (uint32_t i = 0; i < n_in && g->c.n < HOLO_MAX_STATE; i++) {
       if (i == m->token_input || (m->position_input >= 0 && i == (uint32_t)m->position_input)) continue;
-      const holo_ar_str *in = &ar->values[ar->in_ports[i]].name;
-      for (uint32_t o = 0; o < ar->n_out_ports; o++) {
-        const holo_ar_str *on = &ar->values[ar->out_ports[o]].name;
-        if (on->len != in->len + 4 && on->len != in->len + 5) continue;
-        if (holo_memcmp(on->p, in->p, in->len)) continue;
-        const char *suf = on->p + in->len;
-        if ((on->len == in->len + 4 && !holo_memcmp(suf, "_out", 4)) || (on->len == in->len + 5 && !holo_memcmp(suf, "_next", 5))) {
+      holo_port_info in, on;
+      holo_session_input_info(s, i, &in);
+      for (uint32_t o = 0; o < n_out; o++) {
+        holo_session_output_info(s, o, &on);
+        if (on.name_len != in.name_len + 4 && on.name_len != in.name_len + 5) continue;
+        if (holo_memcmp(on.name, in.name, in.name_len)) continue;
+        const char *suf = on.name + in.name_len;
+        if ((on.name_len == in.name_len + 4 && !holo_memcmp(suf, "_out", 4)) ||
+            (on.name_len == in.name_len + 5 && !holo_memcmp(suf, "_next", 5))) {
           g->c.input[g->c.n] = i, g->c.output[g->c.n] = o, g->c.n++;
           break;
         }
@@ -99,7 +72,7 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
     }
   }
   if (g->c.n > HOLO_MAX_STATE) return holo_err(err, HOLO_ERR_LIMIT, "generator: more than %d state ports", HOLO_MAX_STATE);
-  for (uint32_t i = 0; i < ar->n_in_ports; i++) {
+  for (uint32_t i = 0; i < n_in; i++) {
     bool known = i == m->token_input || (m->position_input >= 0 && i == (uint32_t)m->position_input);
     for (uint32_t k = 0; k < g->c.n; k++) {
       if (g->c.input[k] == i) {
@@ -110,15 +83,58 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
     if (!known) return holo_err(err, HOLO_ERR_STATE, "generator: input %u is neither token, position nor state (give a contract)", i);
   }
   for (uint32_t k = 0; k < g->c.n; k++) {
-    if (g->c.output[k] >= ar->n_out_ports || g->c.output[k] == m->logits_output)
+    holo_port_info vi, vo;
+    if (g->c.output[k] >= n_out || g->c.output[k] == m->logits_output)
       return holo_err(err, HOLO_ERR_STATE, "generator: state %u: output %u is invalid", k, g->c.output[k]);
-    if (ar->values[ar->in_ports[g->c.input[k]]].dtype != ar->values[ar->out_ports[g->c.output[k]]].dtype)
+    if (holo_session_input_info(s, g->c.input[k], &vi) != HOLO_OK)
+      return holo_err(err, HOLO_ERR_STATE, "generator: state %u: input %u is invalid", k, g->c.input[k]);
+    holo_session_output_info(s, g->c.output[k], &vo);
+    if (vi.dtype != vo.dtype)
       return holo_err(err, HOLO_ERR_STATE, "generator: state %u: input %u and output %u differ in dtype", k, g->c.input[k],
                       g->c.output[k]);
   }
+  return HOLO_OK;
+}
+
+holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model *m, const holo_input *initial,
+                          const holo_allocator *a, holo_error *err) {
+  if (!g || !s || !m || !a) return holo_err(err, HOLO_ERR_ARG, "generator: NULL argument");
+  holo_memset(g, 0, sizeof *g);
+  g->s = s, g->m = *m, g->a = *a;
+  uint32_t n_in = holo_session_input_count(s), n_out = holo_session_output_count(s);
+  if (m->token_input >= n_in)
+    return holo_err(err, HOLO_ERR_ARG, "generator: token input %u does not exist (%u inputs)", m->token_input, n_in);
+  if (m->position_input >= 0 && ((uint32_t)m->position_input >= n_in || (uint32_t)m->position_input == m->token_input))
+    return holo_err(err, HOLO_ERR_ARG, "generator: position input %d is invalid", m->position_input);
+  if (m->logits_output >= n_out)
+    return holo_err(err, HOLO_ERR_ARG, "generator: logits output %u does not exist (%u outputs)", m->logits_output,
+                    n_out);
+  holo_port_info lv;
+  holo_session_output_info(s, m->logits_output, &lv);
+  if (lv.dtype != HOLO_DT_F32) return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: logits must be f32");
+  if (lv.rank == HOLO_RANK_UNKNOWN || lv.rank == 0 || lv.shape[lv.rank - 1] <= 0)
+    return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: the logits' last dimension (the vocabulary) must be static");
+  g->vocab = (uint32_t)lv.shape[lv.rank - 1];
+  g->seq = 1;
+  for (int which = 0; which < 2; which++) {
+    uint32_t p = which ? (uint32_t)m->position_input : m->token_input;
+    if (which && m->position_input < 0) continue;
+    holo_port_info v;
+    holo_session_input_info(s, p, &v);
+    size_t n = 0;
+    if (v.rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v.shape, v.rank, &n) || n < 1 || (which && n != 1) ||
+        n > HOLO_GEN_MAX_SEQ)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must hold %s", which ? "position" : "token", p,
+                      which ? "exactly one element" : "1 to " HOLO_GEN_MAX_SEQ_STR " elements (static)");
+    if (!which) g->seq = (uint32_t)n;
+    if (v.dtype != HOLO_DT_I64 && v.dtype != HOLO_DT_I32 && v.dtype != HOLO_DT_F32)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must be i64, i32 or f32", which ? "position" : "token", p);
+  }
+  holo_status rc = resolve_contract(g, m, err);
+  if (rc) return rc;
   if (g->seq > 1) {
     size_t nl = 0;
-    if (!holo_shape_numel(lv->dims, lv->rank, &nl) || nl != (size_t)g->seq * g->vocab)
+    if (!holo_shape_numel(lv.shape, lv.rank, &nl) || nl != (size_t)g->seq * g->vocab)
       return holo_err(err, HOLO_ERR_UNSUPPORTED,
                       "generator: a %u-token model needs %u rows of %u logits (one per token), the logits output holds %zu",
                       g->seq, g->seq, g->vocab, nl);
@@ -136,10 +152,10 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
     return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory");
   }
   for (uint32_t k = 0; k < g->n_state; k++) {
-    holo_status st = initial && initial[k].bytes ? holo__intern_input(s, g->c.input[k], &initial[k], D(g->init_state[k]), err)
+    holo_status st = initial && initial[k].bytes ? holo_session_intern_input(s, g->c.input[k], &initial[k], D(g->init_state[k]), err)
                                                  : intern_zero(g, g->c.input[k], D(g->init_state[k]), err);
     if (st) {
-      for (uint32_t j = 0; j < k; j++) holo__release(s, D(g->init_state[j]));
+      for (uint32_t j = 0; j < k; j++) holo_session_release(s, D(g->init_state[j]));
       g->n_state = 0;
       holo_gen_free(g);
       return st;
@@ -147,7 +163,7 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
   }
   for (uint32_t k = 0; k < g->n_state; k++) {
     holo_memcpy(g->state[k], g->init_state[k], 32);
-    holo__hold(s, D(g->state[k]));
+    holo_session_hold(s, D(g->state[k]));
   }
   return HOLO_OK;
 }
@@ -155,8 +171,8 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
 void holo_gen_free(holo_gen *g) {
   if (!g || !g->a.free) return;
   for (uint32_t k = 0; k < g->n_state; k++) {
-    holo__release(g->s, D(g->state[k]));
-    holo__release(g->s, D(g->init_state[k]));
+    holo_session_release(g->s, D(g->state[k]));
+    holo_session_release(g->s, D(g->init_state[k]));
   }
   g->n_state = 0;
   if (g->logits) g->a.free(g->a.ctx, g->logits);
@@ -168,8 +184,8 @@ void holo_gen_free(holo_gen *g) {
 }
 
 static void set_state(holo_gen *g, uint8_t (*st)[32]) {
-  for (uint32_t k = 0; k < g->n_state; k++) holo__hold(g->s, CD(st[k]));
-  for (uint32_t k = 0; k < g->n_state; k++) holo__release(g->s, D(g->state[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo_session_hold(g->s, CD(st[k]));
+  for (uint32_t k = 0; k < g->n_state; k++) holo_session_release(g->s, D(g->state[k]));
   for (uint32_t k = 0; k < g->n_state; k++) holo_memcpy(g->state[k], st[k], 32);
 }
 
@@ -190,8 +206,9 @@ void holo_gen_set_inspector(holo_gen *g, const holo_gen_inspector *in) {
 /* n values (n <= HOLO_GEN_MAX_SEQ) in the port's dtype, interned. */
 static holo_status intern_vec(holo_gen *g, uint32_t port, const int64_t *value, uint32_t n, holo_digest *out,
                               holo_error *err) {
-  const holo_archive *ar = holo__archive(g->s);
-  uint32_t dt = ar->values[ar->in_ports[port]].dtype;
+  holo_port_info info;
+  holo_session_input_info(g->s, port, &info);
+  uint32_t dt = info.dtype;
   union {
     int64_t i64[HOLO_GEN_MAX_SEQ];
     int32_t i32[HOLO_GEN_MAX_SEQ];
@@ -204,7 +221,7 @@ static holo_status intern_vec(holo_gen *g, uint32_t port, const int64_t *value, 
     else u.f32[i] = (float)value[i];
   }
   holo_input in = {&u, len, 0, 0};
-  return holo__intern_input(g->s, port, &in, out, err);
+  return holo_session_intern_input(g->s, port, &in, out, err);
 }
 
 static holo_status push_history(holo_gen *g, uint32_t token, holo_error *err) {
@@ -224,10 +241,10 @@ static holo_status push_history(holo_gen *g, uint32_t token, holo_error *err) {
 /* The label the next state value goes by, held: its computed label (the
  * output entry itself), or its content label (m.content_state). */
 static holo_status state_label(holo_gen *g, uint32_t port, holo_digest *out, holo_error *err) {
-  if (g->m.content_state) return holo__output_content(g->s, port, out, err);
+  if (g->m.content_state) return holo_session_output_content(g->s, port, out, err);
   holo_view v;
-  holo__output_view(g->s, port, &v);
-  if (!holo_label_parse(v.label, HOLO_LABEL_LEN, out) || !holo__hold(g->s, out))
+  holo_session_output_view(g->s, port, &v);
+  if (!holo_label_parse(v.label, HOLO_LABEL_LEN, out) || !holo_session_hold(g->s, out))
     return holo_err(err, HOLO_ERR_STATE, "generator: state output %u is not resident after the step", port);
   return HOLO_OK;
 }
@@ -249,20 +266,18 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
   for (uint32_t i = 0; i < n && !st; i++) st = push_history(g, 0, err); /* capacity */
   g->n_history = h0;
   if (st) return st;
-  const holo_archive *ar = holo__archive(g->s);
   holo_digest in[64], tok, pos;
   holo_counters before;
   holo_session_counters(g->s, &before);
   if ((st = intern_vec(g, g->m.token_input, tv, g->seq, &tok, err))) return st;
   if (g->m.position_input >= 0 && (st = intern_vec(g, (uint32_t)g->m.position_input, &one, 1, &pos, err))) {
-    holo__release(g->s, &tok);
+    holo_session_release(g->s, &tok);
     return st;
   }
   in[g->m.token_input] = tok;
   if (g->m.position_input >= 0) in[g->m.position_input] = pos;
   for (uint32_t k = 0; k < g->n_state; k++) in[g->c.input[k]] = *D(g->state[k]);
-  (void)ar;
-  st = holo__execute_digests(g->s, in, err);
+  st = holo_execute_labels(g->s, in, err);
   holo_digest next[HOLO_MAX_STATE];
   uint32_t got = 0;
   while (!st && got < g->n_state) {
@@ -271,7 +286,7 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
   }
   if (!st) {
     holo_view v;
-    holo__output_view(g->s, g->m.logits_output, &v);
+    holo_session_output_view(g->s, g->m.logits_output, &v);
     size_t row = (size_t)g->vocab * 4;
     if (v.dtype != HOLO_DT_F32 || v.len < row * g->seq)
       st = holo_err(err, HOLO_ERR_STATE, "generator: logits output holds %zu bytes, fewer than %u rows of the vocabulary",
@@ -288,15 +303,15 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
       holo_memcpy(g->logits, g->rows + (size_t)(n - 1) * g->vocab, row);
     }
   }
-  holo__release(g->s, &tok);
-  if (g->m.position_input >= 0) holo__release(g->s, &pos);
+  holo_session_release(g->s, &tok);
+  if (g->m.position_input >= 0) holo_session_release(g->s, &pos);
   if (st) {
-    for (uint32_t k = 0; k < got; k++) holo__release(g->s, &next[k]);
+    for (uint32_t k = 0; k < got; k++) holo_session_release(g->s, &next[k]);
     counters_add(g, &before);
     return st;
   }
   for (uint32_t k = 0; k < g->n_state; k++) {
-    holo__release(g->s, D(g->state[k]));
+    holo_session_release(g->s, D(g->state[k]));
     holo_memcpy(g->state[k], next[k].b, 32);
   }
   for (uint32_t i = 0; i < n; i++) g->history[g->n_history++] = tokens[i];
@@ -411,7 +426,7 @@ holo_status holo_gen_snapshot_take(holo_gen *g, holo_gen_snapshot *sn, holo_erro
   sn->n_state = g->n_state;
   for (uint32_t k = 0; k < g->n_state; k++) {
     holo_memcpy(sn->state[k], g->state[k], 32);
-    holo__hold(g->s, D(sn->state[k]));
+    holo_session_hold(g->s, D(sn->state[k]));
   }
   sn->pos = g->pos, sn->n_history = g->n_history, sn->have_logits = g->have_logits;
   return HOLO_OK;
@@ -428,7 +443,7 @@ void holo_gen_snapshot_restore(holo_gen *g, const holo_gen_snapshot *sn) {
 }
 
 void holo_gen_snapshot_free(holo_gen *g, holo_gen_snapshot *sn) {
-  for (uint32_t k = 0; k < sn->n_state; k++) holo__release(g->s, D(sn->state[k]));
+  for (uint32_t k = 0; k < sn->n_state; k++) holo_session_release(g->s, D(sn->state[k]));
   sn->n_state = 0;
   if (sn->logits) g->a.free(g->a.ctx, sn->logits);
   sn->logits = 0;

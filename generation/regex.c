@@ -4,7 +4,7 @@
  * advanced incrementally one generated token at a time. */
 #include "hologram/generate.h"
 
-#include "../runtime/archive.h"
+#include "hologram/error.h"
 #include "hologram/mem.h"
 
 static void set_bit(uint8_t *set, uint8_t c) { set[c >> 3] |= (uint8_t)(1u << (c & 7)); }

@@ -1,10 +1,11 @@
 /* Samplers (docs/generation.md): greedy, temperature / top-k / top-p /
  * min-p, penalties, Mirostat v2, and an allowed-token mask. No libm: exp
- * and log come from the kernels' mathf (one rounding, same on every target). */
+ * and log are generation's own (gen-mathf.h: one rounding, same on every
+ * target). */
 #include "hologram/generate.h"
 
-#include "../kernels-wasm-simd/mathf.h"
-#include "../runtime/archive.h"
+#include "gen-mathf.h"
+#include "hologram/error.h"
 #include "hologram/mem.h"
 
 #define NEG_INF (-__builtin_inff())
@@ -153,7 +154,7 @@ static void sort_desc(const float *w, uint32_t *idx, uint32_t n) {
   }
 }
 
-static float log2f_(float p) { return holo_logf(p) * 1.4426950408889634f; }
+static float log2f_(float p) { return holo_gen_logf(p) * 1.4426950408889634f; }
 
 static void apply_penalties(holo_sampler *s, float *w, const uint32_t *hist, uint32_t n) {
   const holo_penalty_config *p = &s->cfg.penalty;
@@ -218,7 +219,7 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
   double sum = 0;
   for (uint32_t j = 0; j < n; j++) {
     uint32_t i = s->idx[j];
-    w[i] = holo_expf((w[i] - mx) * inv_t);
+    w[i] = holo_gen_expf((w[i] - mx) * inv_t);
     sum += w[i];
   }
   for (uint32_t j = 0; j < n; j++) w[s->idx[j]] = (float)(w[s->idx[j]] / sum);

@@ -3,7 +3,7 @@
  * by restoring it; re-feeding the accepted tokens is a chain of memo hits. */
 #include "hologram/generate.h"
 
-#include "../runtime/archive.h"
+#include "hologram/error.h"
 
 #define MAX_K 64
 

@@ -9,31 +9,6 @@
 #define MAX_PORTS 4096u
 #define MAX_NODE_IO 64u
 
-holo_status holo_err(holo_error *err, holo_status st, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    err->status = st;
-    holo_vfmt(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
-
-holo_status holo_err_prefix(holo_error *err, holo_status st, const char *prefix) {
-  if (!err) return st;
-  /* The detail is copied first, bounded: err may never have been
-   * NUL-terminated if the callee that failed left it alone. */
-  char detail[HOLO_MSG_CAP];
-  size_t n = 0;
-  while (n + 1 < sizeof detail && err->message[n]) {
-    detail[n] = err->message[n];
-    n++;
-  }
-  detail[n] = 0;
-  return holo_err(err, st, "%s%s", prefix, detail);
-}
-
 static uint32_t rd32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }

@@ -3,12 +3,12 @@
 #ifndef HOLO_ARCHIVE_H
 #define HOLO_ARCHIVE_H
 
+#include "hologram/error.h"
 #include "hologram/holo.h"
 #include "label.h"
 
 enum { HOLO_VK_INPUT = 0, HOLO_VK_CONST = 1, HOLO_VK_NODE = 2 };
 #define HOLO_ABSENT 0xFFFFFFFFu
-#define HOLO_RANK_UNKNOWN 255u
 
 typedef struct holo_ar_str {
   const char *p;
@@ -56,12 +56,5 @@ typedef struct holo_archive {
 holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allocator *a,
                                holo_archive *ar, holo_error *err);
 void holo_archive_release(holo_archive *ar, const holo_allocator *a);
-
-/* Sets err (if non-NULL) and returns st. */
-holo_status holo_err(holo_error *err, holo_status st, const char *fmt, ...);
-/* Prepends prefix to the message already in err and sets st. Never pass
- * err->message to holo_err as an argument: the formatter writes the
- * buffer it would read. */
-holo_status holo_err_prefix(holo_error *err, holo_status st, const char *prefix);
 
 #endif

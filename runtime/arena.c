@@ -1,6 +1,6 @@
 #include "arena.h"
 
-#include "archive.h" /* holo_err */
+#include "hologram/error.h"
 #include "hologram/mem.h"
 
 #define BUF_ALIGN 64

@@ -1,8 +1,10 @@
 /* MemWarmStore: the WarmStore for a process that wants warm starts across
  * sessions without files. Records are copied in; get hands out the stored
  * bytes, valid until the store is released. */
-#include "archive.h"
+#include "hologram/error.h"
+#include "hologram/holo.h"
 #include "hologram/mem.h"
+#include "label.h"
 
 typedef struct holo_mem_record {
   struct holo_mem_record *next;

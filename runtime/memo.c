@@ -1,6 +1,6 @@
 #include "memo.h"
 
-#include "archive.h"
+#include "hologram/error.h"
 #include "hologram/mem.h"
 
 #define WAYS 4u

@@ -2,7 +2,7 @@
 #include "hologram/refine.h"
 
 #include "hologram/mem.h"
-#include "session-internal.h"
+#include "hologram/resident.h"
 
 void holo_refine_plan_init(holo_refine_plan *p, uint32_t pass_budget) {
   if (!p) return;
@@ -72,29 +72,32 @@ const char *holo_refine_status_name(holo_refine_status st) {
 
 /* ------------------------------------------------------------- contracts */
 
-static holo_status check_pair(const holo_archive *ar, uint32_t k, uint32_t in, uint32_t out, holo_error *err) {
-  if (in >= ar->n_in_ports) return holo_err(err, HOLO_ERR_STATE, "state %u: input port %u does not exist (%u inputs)", k, in, ar->n_in_ports);
-  if (out >= ar->n_out_ports)
-    return holo_err(err, HOLO_ERR_STATE, "state %u: output port %u does not exist (%u outputs)", k, out, ar->n_out_ports);
-  const holo_ar_value *vi = &ar->values[ar->in_ports[in]], *vo = &ar->values[ar->out_ports[out]];
+static holo_status check_pair(const holo_session *s, uint32_t k, uint32_t in, uint32_t out, holo_error *err) {
+  uint32_t n_in = holo_session_input_count(s), n_out = holo_session_output_count(s);
+  if (in >= n_in) return holo_err(err, HOLO_ERR_STATE, "state %u: input port %u does not exist (%u inputs)", k, in, n_in);
+  if (out >= n_out)
+    return holo_err(err, HOLO_ERR_STATE, "state %u: output port %u does not exist (%u outputs)", k, out, n_out);
+  holo_port_info vi, vo;
+  holo_session_input_info(s, in, &vi);
+  holo_session_output_info(s, out, &vo);
 #define PAIR_FMT "state input %u (%.*s) / output %u (%.*s): "
-#define PAIR_ARGS in, (int)vi->name.len, vi->name.p, out, (int)vo->name.len, vo->name.p
-  if (vi->dtype != vo->dtype)
-    return holo_err(err, HOLO_ERR_STATE, PAIR_FMT "dtype differs (%u vs %u)", PAIR_ARGS, vi->dtype, vo->dtype);
+#define PAIR_ARGS in, (int)vi.name_len, vi.name, out, (int)vo.name_len, vo.name
+  if (vi.dtype != vo.dtype)
+    return holo_err(err, HOLO_ERR_STATE, PAIR_FMT "dtype differs (%u vs %u)", PAIR_ARGS, vi.dtype, vo.dtype);
   /* An output whose shape the archive leaves open is checked at each pass. */
-  if (vo->rank == HOLO_RANK_UNKNOWN) return HOLO_OK;
+  if (vo.rank == HOLO_RANK_UNKNOWN) return HOLO_OK;
   bool concrete = true;
   size_t ni = 1, no = 1;
-  for (uint32_t d = 0; d < vi->rank; d++) concrete = concrete && vi->dims[d] >= 0;
-  for (uint32_t d = 0; d < vo->rank; d++) concrete = concrete && vo->dims[d] >= 0;
+  for (uint32_t d = 0; d < vi.rank; d++) concrete = concrete && vi.shape[d] >= 0;
+  for (uint32_t d = 0; d < vo.rank; d++) concrete = concrete && vo.shape[d] >= 0;
   if (concrete) {
-    if (!holo_shape_numel(vi->dims, vi->rank, &ni) || !holo_shape_numel(vo->dims, vo->rank, &no))
+    if (!holo_shape_numel(vi.shape, vi.rank, &ni) || !holo_shape_numel(vo.shape, vo.rank, &no))
       return holo_err(err, HOLO_ERR_LIMIT, PAIR_FMT "element count overflows", PAIR_ARGS);
     if (ni != no)
       return holo_err(err, HOLO_ERR_STATE, PAIR_FMT "element count differs (%zu vs %zu)", PAIR_ARGS, ni, no);
   }
-  bool same = vi->rank == vo->rank;
-  for (uint32_t d = 0; same && d < vi->rank; d++) same = vi->dims[d] == vo->dims[d];
+  bool same = vi.rank == vo.rank;
+  for (uint32_t d = 0; same && d < vi.rank; d++) same = vi.shape[d] == vo.shape[d];
   if (!same) return holo_err(err, HOLO_ERR_STATE, PAIR_FMT "shape differs", PAIR_ARGS);
 #undef PAIR_FMT
 #undef PAIR_ARGS
@@ -105,28 +108,26 @@ holo_status holo_refine_runner_init(holo_refine_runner *r, holo_session *s, cons
                                     holo_error *err) {
   if (!r || !s || !plan) return holo_err(err, HOLO_ERR_ARG, "refine runner: runner, session or plan is NULL");
   if (!plan->built) return holo_err(err, HOLO_ERR_ARG, "refine runner: plan was not built (holo_refine_plan_build)");
-  const holo_archive *ar = holo__archive(s);
   holo_memset(r, 0, sizeof *r);
   r->s = s;
   r->plan = plan;
+  uint32_t n_in = holo_session_input_count(s), n_out = holo_session_output_count(s);
+  holo_status st = HOLO_OK;
   if (plan->has_contract) {
     r->contract = plan->contract;
-  } else if (ar->n_state) { /* the archive's own contract */
-    r->contract.n = ar->n_state;
-    for (uint32_t k = 0; k < ar->n_state; k++) {
-      r->contract.input[k] = ar->state[2 * k];
-      r->contract.output[k] = ar->state[2 * k + 1];
-    }
-  } else {
-    /* Derived: every input is state, fed by the output of the same index. */
-    if (ar->n_in_ports != ar->n_out_ports || ar->n_in_ports == 0 || ar->n_in_ports > HOLO_MAX_STATE)
+  } else if ((st = holo_session_state_contract(s, &r->contract)) != HOLO_OK) {
+    return holo_err(err, st, "state contract: the archive's cannot be read");
+  } else if (!r->contract.n) {
+    /* Derived: every input is state, fed by the output of the same index
+     * (the archive's own contract, if any, was taken above). */
+    if (n_in != n_out || n_in == 0 || n_in > HOLO_MAX_STATE)
       return holo_err(err, HOLO_ERR_STATE, "state contract: arity differs (%u inputs, %u outputs); give a contract",
-                      ar->n_in_ports, ar->n_out_ports);
-    r->contract.n = ar->n_in_ports;
-    for (uint32_t i = 0; i < ar->n_in_ports; i++) r->contract.input[i] = r->contract.output[i] = i;
+                      n_in, n_out);
+    r->contract.n = n_in;
+    for (uint32_t i = 0; i < n_in; i++) r->contract.input[i] = r->contract.output[i] = i;
   }
   for (uint32_t k = 0; k < r->contract.n; k++) {
-    holo_status st = check_pair(ar, k, r->contract.input[k], r->contract.output[k], err);
+    st = check_pair(s, k, r->contract.input[k], r->contract.output[k], err);
     if (st) return st;
   }
   return HOLO_OK;
@@ -135,20 +136,20 @@ holo_status holo_refine_runner_init(holo_refine_runner *r, holo_session *s, cons
 /* ------------------------------------------------------------------ run */
 
 static void release_all(holo_session *s, const holo_digest *d, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) holo__release(s, &d[i]);
+  for (uint32_t i = 0; i < n; i++) holo_session_release(s, &d[i]);
 }
 
 holo_status holo_refine_run(holo_refine_runner *r, const holo_input *inputs, uint32_t n,
                             holo_refine_report *rep, holo_view *final, uint32_t n_out, holo_error *err) {
   if (!r || !r->s || !rep) return holo_err(err, HOLO_ERR_ARG, "refine: runner or report is NULL");
   holo_session *s = r->s;
-  const holo_archive *ar = holo__archive(s);
+  const uint32_t n_in = holo_session_input_count(s), n_outs = holo_session_output_count(s);
   const holo_refine_plan *plan = r->plan;
   const holo_state_contract *c = &r->contract;
-  if (n != ar->n_in_ports) return holo_err(err, HOLO_ERR_INPUT, "refine: expected %u inputs, got %u", ar->n_in_ports, n);
+  if (n != n_in) return holo_err(err, HOLO_ERR_INPUT, "refine: expected %u inputs, got %u", n_in, n);
   if (n && !inputs) return holo_err(err, HOLO_ERR_ARG, "refine: inputs is NULL");
-  if (final && n_out != ar->n_out_ports)
-    return holo_err(err, HOLO_ERR_ARG, "refine: %u views given, the archive has %u outputs", n_out, ar->n_out_ports);
+  if (final && n_out != n_outs)
+    return holo_err(err, HOLO_ERR_ARG, "refine: %u views given, the archive has %u outputs", n_out, n_outs);
   if (n > 64) return holo_err(err, HOLO_ERR_LIMIT, "refine: more than 64 inputs");
 
   holo_memset(rep, 0, sizeof *rep);
@@ -157,7 +158,7 @@ holo_status holo_refine_run(holo_refine_runner *r, const holo_input *inputs, uin
   holo_digest cur[64];
   uint32_t held = 0;
   holo_status st = HOLO_OK;
-  for (; held < n && !st; held++) st = holo__intern_input(s, held, &inputs[held], &cur[held], err);
+  for (; held < n && !st; held++) st = holo_session_intern_input(s, held, &inputs[held], &cur[held], err);
   if (st) {
     release_all(s, cur, held - 1);
     return st;
@@ -166,10 +167,10 @@ holo_status holo_refine_run(holo_refine_runner *r, const holo_input *inputs, uin
   uint32_t limit = plan->pass_budget + (plan->repair == HOLO_REPAIR_RETRY_PASS ? plan->extra_passes : 0);
   rep->status = plan->repair == HOLO_REPAIR_RETRY_PASS ? HOLO_REFINE_FAILED : HOLO_REFINE_BUDGET_EXHAUSTED;
   for (uint32_t pass = 1; pass <= limit && !st; pass++) {
-    if ((st = holo__execute_digests(s, cur, err))) break;
+    if ((st = holo_execute_labels(s, cur, err))) break;
     holo_digest next[HOLO_MAX_STATE];
     uint32_t got = 0;
-    for (; got < c->n && !st; got++) st = holo__output_content(s, c->output[got], &next[got], err);
+    for (; got < c->n && !st; got++) st = holo_session_output_content(s, c->output[got], &next[got], err);
     if (st) {
       release_all(s, next, got - 1);
       break;
@@ -180,7 +181,7 @@ holo_status holo_refine_run(holo_refine_runner *r, const holo_input *inputs, uin
       size_t lo = 0, ln = 0;
       uint32_t dto, dtn, ro, rn;
       const int64_t *so, *sn;
-      const void *bo = holo__resident(s, old, &lo, &dto, &ro, &so), *bn = holo__resident(s, &next[k], &ln, &dtn, &rn, &sn);
+      const void *bo = holo_session_resident(s, old, &lo, &dto, &ro, &so), *bn = holo_session_resident(s, &next[k], &ln, &dtn, &rn, &sn);
       bool same_shape = bo && bn && ro == rn;
       for (uint32_t d = 0; same_shape && d < ro; d++) same_shape = so[d] == sn[d];
       if (!bo || !bn || lo != ln || dto != dtn || !same_shape) {
@@ -201,7 +202,7 @@ holo_status holo_refine_run(holo_refine_runner *r, const holo_input *inputs, uin
       break;
     }
     for (uint32_t k = 0; k < c->n; k++) {
-      holo__release(s, &cur[c->input[k]]);
+      holo_session_release(s, &cur[c->input[k]]);
       cur[c->input[k]] = next[k];
     }
     rep->passes = pass;
@@ -216,7 +217,7 @@ holo_status holo_refine_run(holo_refine_runner *r, const holo_input *inputs, uin
     rep->n_state = c->n;
     for (uint32_t k = 0; k < c->n; k++) holo_label_render(&cur[c->input[k]], rep->state_labels[k]);
     if (final)
-      for (uint32_t p = 0; p < ar->n_out_ports; p++) holo__output_view(s, p, &final[p]);
+      for (uint32_t p = 0; p < n_outs; p++) holo_session_output_view(s, p, &final[p]);
   }
   release_all(s, cur, n);
   holo_counters after;

@@ -1,4 +1,4 @@
-#include "sha256.h"
+#include "hologram/sha256.h"
 
 #include "hologram/mem.h"
 

@@ -1,6 +1,6 @@
 #include "warm.h"
 
-#include "archive.h"
+#include "hologram/error.h"
 #include "hologram/mem.h"
 
 static const uint8_t MAGIC[8] = {'H', 'O', 'L', 'O', 'W', 'S', '2', 0};

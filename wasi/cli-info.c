@@ -1,11 +1,8 @@
-/* `holo info`: what an archive is and what loading it cost. Metadata and
- * table sizes come from the archive layer (an archive tool may read it, as
- * `holo dump` does); everything else from the public session API. */
+/* `holo info`: what an archive is and what loading it cost, all from the
+ * public session API (only `holo dump` reads the archive's internals). */
 #include <stdio.h>
 
-#include "../runtime/archive.h"
 #include "holo-cli.h"
-#include "holo-std.h"
 #include "hologram/cpu_backend.h"
 
 static void text(const char *p, uint32_t n) {
@@ -34,24 +31,25 @@ static void port(const char *kind, uint32_t i, const holo_port_info *p) {
 }
 
 int cli_info(holo_session *s, const cli *c, const uint8_t *bytes, size_t len, double load_ms) {
-  holo_archive ar;
-  holo_error err = {0};
-  if (holo_archive_parse(bytes, len, holo_std_allocator(), &ar, &err)) return holo_cli_fail(c->file, &err, CLI_ARCHIVE);
+  (void)bytes;
+  holo_archive_info ar;
+  holo_session_archive_info(s, &ar);
   /* Two fields: the kernel variant compiled in (what runs: scalar, simd128,
    * relaxed-simd) and the backend identity that enters every computed label
    * (variants with the same bytes share it: simd128 labels as scalar). */
   printf("archive: %s\nbytes: %zu\nlabel: %s\nvariant: %s\nidentity: %s\nkernels: %u\n", c->file, len,
          holo_session_archive_label(s), holo_cpu_backend_variant(), holo_session_backend_identity(s),
          holo_session_kernel_count(s));
-  printf("values: %u\nconstants: %u\nnodes: %u\n", ar.n_values, ar.n_consts, ar.n_nodes);
-  for (uint32_t i = 0; i < ar.n_meta; i++) {
+  printf("values: %u\nconstants: %u\nnodes: %u\n", ar.values, ar.constants, ar.nodes);
+  for (uint32_t i = 0; i < ar.metadata; i++) {
+    holo_span key, value;
+    holo_session_metadata(s, i, &key, &value);
     printf("metadata ");
-    text(ar.meta[2 * i].p, ar.meta[2 * i].len);
+    text(key.data, (uint32_t)key.len);
     printf(": ");
-    text(ar.meta[2 * i + 1].p, ar.meta[2 * i + 1].len);
+    text(value.data, (uint32_t)value.len);
     printf("\n");
   }
-  holo_archive_release(&ar, holo_std_allocator());
   holo_port_info p;
   for (uint32_t i = 0; i < holo_session_input_count(s); i++) {
     holo_session_input_info(s, i, &p);

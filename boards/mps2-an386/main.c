@@ -13,7 +13,7 @@
 #include "hologram/fmt.h"
 #include "hologram/mem.h"
 #include "semihost.h"
-#include "sha256.h"
+#include "hologram/sha256.h"
 
 extern const uint8_t board_archive[], board_archive_end[];
 

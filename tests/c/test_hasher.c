@@ -16,7 +16,7 @@
 #include "hologram/holo.h"
 #include "hologram/refine.h"
 #include "holo-std.h"
-#include "sha256.h"
+#include "hologram/sha256.h"
 #include "util/holo_fixture.h"
 
 typedef struct hook_log {

@@ -11,7 +11,7 @@
 
 #include "holo-std.h"
 #include "memo.h"
-#include "sha256.h"
+#include "hologram/sha256.h"
 
 static holo_digest key_of(uint32_t i) {
   holo_digest d;

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "label.h"
-#include "sha256.h"
+#include "hologram/sha256.h"
 
 static void hexs(const uint8_t *d, char *out) {
   for (int i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", d[i]);

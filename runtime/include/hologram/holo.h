@@ -8,16 +8,12 @@
 #define HOLOGRAM_HOLO_H
 
 #include "hologram/backend.h"
+#include "hologram/error.h"
 #include "hologram/types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct holo_error {
-  holo_status status;
-  char message[HOLO_MSG_CAP];
-} holo_error;
 
 /* Memory for the session's own tables and for value buffers. alloc returns
  * `align`-aligned memory or NULL. Native builds may pass NULL in options to
@@ -166,6 +162,14 @@ void holo_session_counters(const holo_session *s, holo_counters *c);
 /* The archive's label (71 bytes + NUL). */
 const char *holo_session_archive_label(const holo_session *s);
 const char *holo_session_backend_identity(const holo_session *s);
+/* Table sizes of the loaded archive (diagnostics: `holo info`). */
+typedef struct holo_archive_info {
+  uint32_t values, constants, nodes, metadata;
+} holo_archive_info;
+holo_status holo_session_archive_info(const holo_session *s, holo_archive_info *info);
+/* Metadata entry i (the archive's META section, in archive order): key and
+ * value bytes, borrowed from the archive, not NUL-terminated. */
+holo_status holo_session_metadata(const holo_session *s, uint32_t i, holo_span *key, holo_span *value);
 /* Re-hashes every constant; HOLO_ERR_FORMAT naming the first mismatch. */
 holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
 

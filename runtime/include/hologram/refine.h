@@ -41,6 +41,10 @@ typedef struct holo_refine_plan {
   bool built;
 } holo_refine_plan;
 
+/* The archive's own state contract (its STAT section): c->n = 0 when the
+ * archive declares none. */
+holo_status holo_session_state_contract(const holo_session *s, holo_state_contract *c);
+
 /* Builder: init, then any of validator/repair/contract, then build. */
 void holo_refine_plan_init(holo_refine_plan *p, uint32_t pass_budget);
 void holo_refine_plan_validator(holo_refine_plan *p, holo_validator_kind v);

@@ -12,6 +12,8 @@
 #define HOLO_LABEL_LEN 71
 #define HOLO_DIGEST_LEN 32
 #define HOLO_MSG_CAP 256
+/* The rank of a value whose rank the archive leaves open (holo_port_info). */
+#define HOLO_RANK_UNKNOWN 255u
 
 typedef enum holo_status {
   HOLO_OK = 0,

@@ -1,7 +1,9 @@
 /* SHA-256 (FIPS 180-4), ours because the core has no libc and labels must
- * be bit-exact on every target. */
-#ifndef HOLO_SHA256_H
-#define HOLO_SHA256_H
+ * be bit-exact on every target. Public because the layers above the
+ * executor derive their own keys with it (generation's prompt cache) and a
+ * host may want the hash its labels are made of. */
+#ifndef HOLOGRAM_SHA256_H
+#define HOLOGRAM_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>
