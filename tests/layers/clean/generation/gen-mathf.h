@@ -1,0 +1,1 @@
+float holo_gen_expf(float x);

@@ -1,0 +1,3 @@
+#include "gen-mathf.h"
+#include "hologram/generate.h"
+#include "hologram/resident.h"

@@ -1,0 +1,1 @@
+#include "hologram/holo.h"

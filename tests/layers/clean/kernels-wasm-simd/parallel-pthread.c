@@ -1,0 +1,2 @@
+#include <pthread.h>
+#include <stdlib.h>

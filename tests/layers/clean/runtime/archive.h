@@ -1,0 +1,2 @@
+/* Fixture: the archive reader, runtime-private. */
+#include "hologram/holo.h"

@@ -1,0 +1,1 @@
+float holo_expf(float x);

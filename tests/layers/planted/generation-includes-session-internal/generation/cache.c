@@ -1,0 +1,2 @@
+/* Planted: generation uses the session internals (via -Iruntime). */
+#include "session-internal.h"

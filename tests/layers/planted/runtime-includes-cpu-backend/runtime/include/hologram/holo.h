@@ -1,0 +1,2 @@
+/* Fixture: stands for the public session API. */
+#include <stdint.h>

@@ -1,0 +1,2 @@
+/* Planted: the core has no libc. */
+#include <stdlib.h>

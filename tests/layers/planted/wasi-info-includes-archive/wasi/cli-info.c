@@ -1,0 +1,2 @@
+/* Planted: only cli-dump.c may read the archive internals. */
+#include "../runtime/archive.h"
