@@ -79,3 +79,10 @@ holo_status holo_session_metadata(const holo_session *s, uint32_t i, holo_span *
   value->data = m[1].p, value->len = m[1].len;
   return HOLO_OK;
 }
+
+holo_status holo_session_node_op(const holo_session *s, uint32_t i, holo_span *op) {
+  if (!s || !op || i >= holo__archive(s)->n_nodes) return HOLO_ERR_ARG;
+  const holo_ar_str *o = &holo__archive(s)->nodes[i].op;
+  op->data = o->p, op->len = o->len;
+  return HOLO_OK;
+}

@@ -1,6 +1,7 @@
 /* `holo info`: what an archive is and what loading it cost, all from the
  * public session API (only `holo dump` reads the archive's internals). */
 #include <stdio.h>
+#include <string.h>
 
 #include "holo-cli.h"
 #include "hologram/cpu_backend.h"
@@ -30,6 +31,38 @@ static void port(const char *kind, uint32_t i, const holo_port_info *p) {
   printf("]\n");
 }
 
+/* "ops: MatMul=3 Add=3 Relu=2": node counts by op, in order of first use
+ * (an archive has a few dozen distinct ops; past MAX_OPS the rest are
+ * counted together as "...=N"). */
+#define MAX_OPS 256
+static void ops(const holo_session *s, uint32_t nodes) {
+  struct {
+    holo_span op;
+    uint32_t n;
+  } t[MAX_OPS];
+  uint32_t nt = 0, rest = 0;
+  for (uint32_t i = 0; i < nodes; i++) {
+    holo_span op;
+    if (holo_session_node_op(s, i, &op)) continue;
+    uint32_t k = 0;
+    while (k < nt && !(t[k].op.len == op.len && !memcmp(t[k].op.data, op.data, op.len))) k++;
+    if (k == nt && nt == MAX_OPS) {
+      rest++;
+      continue;
+    }
+    if (k == nt) t[nt++].op = op, t[k].n = 0;
+    t[k].n++;
+  }
+  printf("ops:");
+  for (uint32_t k = 0; k < nt; k++) {
+    putchar(' ');
+    text(t[k].op.data, (uint32_t)t[k].op.len);
+    printf("=%u", t[k].n);
+  }
+  if (rest) printf(" ...=%u", rest);
+  printf("\n");
+}
+
 int cli_info(holo_session *s, const cli *c, const uint8_t *bytes, size_t len, double load_ms) {
   (void)bytes;
   holo_archive_info ar;
@@ -41,6 +74,7 @@ int cli_info(holo_session *s, const cli *c, const uint8_t *bytes, size_t len, do
          holo_session_archive_label(s), holo_cpu_backend_variant(), holo_session_backend_identity(s),
          holo_session_kernel_count(s));
   printf("values: %u\nconstants: %u\nnodes: %u\n", ar.values, ar.constants, ar.nodes);
+  ops(s, ar.nodes);
   for (uint32_t i = 0; i < ar.metadata; i++) {
     holo_span key, value;
     holo_session_metadata(s, i, &key, &value);

@@ -45,6 +45,17 @@ int cli_exit_code(holo_status st) {
   }
 }
 
+void cli_host_cwd(void) {
+#ifdef __wasi__
+  /* WASI has no working directory: wasi-libc's starts at "/", and a relative
+   * path is looked up in the preopen whose name it starts with. When the
+   * chdir fails (PWD unset, or outside every preopen: wasmtime --dir .),
+   * that lookup stays as it was. */
+  const char *pwd = getenv("PWD");
+  if (pwd && pwd[0] == '/') (void)chdir(pwd);
+#endif
+}
+
 /* True when, under WASI, `path` lies outside every preopened directory (or
  * the host refused it as escaping one). Natively always false. */
 static bool outside_preopens(const char *path, int e) {

@@ -15,18 +15,20 @@
 static const char USAGE[] =
     "usage: holo VERB FILE.holo [options]     (WASI: wasmtime run --dir . holo.wasm VERB ...)\n"
     "verbs:\n"
-    "  info FILE     ports, dtypes, shapes, kernel count, archive label, backend, metadata\n"
+    "  info FILE     ports, dtypes, shapes, kernel count, archive label, backend, ops, metadata\n"
     "  dump FILE     the archive as graph JSON\n"
     "  run FILE      execute once; inputs from files (default: a generated pattern)\n"
     "  refine FILE   run a refinement plan; prints the report as JSON\n"
     "  bench FILE    median of N full executions (distinct inputs) and of N memo hits, as JSON\n"
     "  verify FILE   recompute every constant's label from its bytes\n"
     "  generate FILE --prompt TEXT  sample tokens from a causal step graph (holo generate --help)\n"
+    "  convert MODEL.onnx -o FILE.holo  ONNX -> .holo: the npm package's holo only (the converter is JS)\n"
     "inputs and outputs (PORT is a port name or index; without PORT=, --input and --output\n"
     "go in port order and --input-dtype/--shape apply to the latest --input):\n"
     "  -i, --input [PORT=]FILE       a .npy file (v1-3, little-endian, C order) or raw bytes\n"
     "  --input-dtype [PORT=]DTYPE    raw files: float32 float64 float16 int8 int16 int32 int64\n"
     "                                uint8 uint16 uint32 uint64 bool (or f4 f8 i8 i4 u1 b1 ...)\n"
+    "                                (also --dtype)\n"
     "  --shape [PORT=]D0,D1,...      raw files and generated inputs: the shape (symbolic dims)\n"
     "  --output [PORT=]FILE          write that output as .npy\n"
     "  -o, --output-dir DIR          write every output as DIR/<output name>.npy\n"
@@ -35,10 +37,18 @@ static const char USAGE[] =
     "  --warm-store DIR              FileWarmStore: DIR/sha256-<hex>.hws, one record per label\n"
     "  --trust-store                 take warm-store records without re-hashing them\n"
     "  --memory-budget BYTES         bound on transient memory (suffix k, m, g: KiB, MiB, GiB)\n"
+    "  --variant V                   refuse to run unless the kernel variant built in is V\n"
+    "                                (scalar, simd128, relaxed; holo info prints it)\n"
     "bench:  --repeat N (default 20)\n"
     "refine: --passes N (default 8)  --validator stable-labels|stable-bytes (repeatable)\n"
     "        --retry N (RetryPass: up to N extra passes)  --state-in PORT --state-out PORT (pairs)\n"
     "exit codes: 0 ok, 1 usage, 2 bad archive, 3 bad input, 4 resource limit\n";
+
+static const char CONVERT_USAGE[] =
+    "usage: holo convert MODEL.onnx -o FILE.holo [--shape NAME=D0,D1,...]... [--no-fold] [--no-fuse] [--progress]\n"
+    "The ONNX converter is JavaScript (compiler/): this verb runs in the npm package's holo\n"
+    "(npx hologram-exec convert ..., or node bindings-js/bin/holo.js convert ... in the repository);\n"
+    "this program runs archives only. See docs/converter.md.\n";
 
 static int add_spec(cli *c, cli_spec_kind kind, const char *raw, int *latest_input) {
   if (c->n_specs >= CLI_MAX_SPECS) return cli_fail(CLI_USAGE, "too many per-port options (at most %d)", CLI_MAX_SPECS);
@@ -60,7 +70,89 @@ static int add_spec(cli *c, cli_spec_kind kind, const char *raw, int *latest_inp
   return 0;
 }
 
-typedef enum { O_FLAG, O_VALUE } opt_arity;
+/* The kernel variant the user demands (--variant) against the one compiled
+ * in: holo is built with one (holo.wasm simd128, the native build scalar),
+ * so a different one is refused rather than silently not honoured. */
+static int check_variant(const char *want) {
+  const char *have = holo_cpu_backend_variant();
+  const char *name = !strcmp(want, "relaxed") ? "relaxed-simd" : want;
+  if (strcmp(name, "scalar") && strcmp(name, "simd128") && strcmp(name, "relaxed-simd"))
+    return cli_fail(CLI_USAGE, "--variant %s: one of scalar, simd128, relaxed", want);
+  if (strcmp(name, have))
+    return cli_fail(CLI_USAGE,
+                    "--variant %s: this holo is built with the %s kernels (one variant per build; the npm "
+                    "library's init(undefined, {variant}) chooses among its modules)",
+                    want, have);
+  return 0;
+}
+
+static int parse_validators(cli *c, const char *v) {
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", v);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(0, ",")) {
+    if (!strcmp(tok, "stable-labels") || !strcmp(tok, "labels")) c->validators |= HOLO_VALIDATE_STABLE_LABELS;
+    else if (!strcmp(tok, "stable-bytes") || !strcmp(tok, "bytes")) c->validators |= HOLO_VALIDATE_STABLE_BYTES;
+    else return cli_fail(CLI_USAGE, "--validator %s: expected stable-labels or stable-bytes", v);
+  }
+  return 0;
+}
+
+/* Options that take a value: NULL when `name` is none of them. */
+static const char *const VALUED[] = {"--input", "-i", "--input-dtype", "--dtype", "--shape", "--output", "-o",
+                                     "--output-dir", "--warm-store", "--memory-budget", "--variant", "--repeat",
+                                     "--passes", "--validator", "--retry", "--state-in", "--state-out", 0};
+static bool is_valued(const char *name) {
+  for (int k = 0; VALUED[k]; k++)
+    if (!strcmp(name, VALUED[k])) return true;
+  return false;
+}
+
+/* One valued option, its value v. */
+static int set_valued(cli *c, const char *name, const char *v, int *latest_input) {
+  static const struct {
+    const char *name;
+    cli_spec_kind kind;
+  } SPECS[] = {{"--input", SPEC_INPUT},   {"-i", SPEC_INPUT},          {"--input-dtype", SPEC_DTYPE},
+               {"--dtype", SPEC_DTYPE},   {"--shape", SPEC_SHAPE},     {"--output", SPEC_OUTPUT},
+               {"--state-in", SPEC_STATE_IN}, {"--state-out", SPEC_STATE_OUT}};
+  for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++)
+    if (!strcmp(name, SPECS[k].name)) return add_spec(c, SPECS[k].kind, v, latest_input);
+  uint64_t u = 0;
+  int rc = 0;
+  if (!strcmp(name, "-o") || !strcmp(name, "--output-dir")) c->out_dir = v;
+  else if (!strcmp(name, "--warm-store")) c->store_dir = v;
+  else if (!strcmp(name, "--variant")) c->variant = v;
+  else if (!strcmp(name, "--memory-budget")) {
+    if (!cli_parse_u64(v, &c->budget, true))
+      return cli_fail(CLI_USAGE, "--memory-budget %s: expected a byte count like 67108864 or 64m", v);
+  } else if (!strcmp(name, "--repeat")) {
+    rc = cli_flag_u64(name, v, 1, 1000000, &u);
+    c->repeat = (int)u;
+  } else if (!strcmp(name, "--passes")) {
+    rc = cli_flag_u32(name, v, 1, 0x7fffffff, &c->passes);
+  } else if (!strcmp(name, "--retry")) {
+    rc = cli_flag_u32(name, v, 1, 0x7fffffff, &c->retry);
+    c->retry_set = true;
+  } else if (!strcmp(name, "--validator")) {
+    rc = parse_validators(c, v);
+  }
+  return rc;
+}
+
+/* What the verb allows, once every option is read. */
+static int check_combination(cli *c) {
+  if (!c->file) return cli_fail(CLI_USAGE, "%s: which archive? (holo %s FILE.holo; see holo --help)", c->verb, c->verb);
+  bool refine = !strcmp(c->verb, "refine"), bench = !strcmp(c->verb, "bench");
+  for (int k = 0; k < c->n_specs; k++)
+    if (!refine && (c->specs[k].kind == SPEC_STATE_IN || c->specs[k].kind == SPEC_STATE_OUT))
+      return cli_fail(CLI_USAGE, "--state-in/--state-out are options of refine");
+  if (!refine && !bench && strcmp(c->verb, "run")) {
+    if (c->n_specs || c->out_dir || c->print)
+      return cli_fail(CLI_USAGE, "%s takes no input/output options (they belong to run, refine and bench)", c->verb);
+  }
+  if (refine && !c->validators) c->validators = HOLO_VALIDATE_STABLE_LABELS;
+  return c->variant ? check_variant(c->variant) : 0;
+}
 
 static int parse_args(int argc, char **argv, cli *c) {
   memset(c, 0, sizeof *c);
@@ -92,59 +184,15 @@ static int parse_args(int argc, char **argv, cli *c) {
       continue;
     }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) continue; /* handled in main */
-    static const char *VALUED[] = {"--input", "-i", "--input-dtype", "--shape", "--output", "-o", "--output-dir",
-                                   "--warm-store", "--memory-budget", "--repeat", "--passes", "--validator",
-                                   "--retry", "--state-in", "--state-out", 0};
-    bool known = false;
-    for (int k = 0; VALUED[k]; k++) known = known || !strcmp(name, VALUED[k]);
-    if (!known) return cli_fail(CLI_USAGE, "unknown option '%s' (see holo --help)", name);
+    if (!is_valued(name)) return cli_fail(CLI_USAGE, "unknown option '%s' (see holo --help)", name);
     if (!v) {
       if (i + 1 >= argc) return cli_fail(CLI_USAGE, "%s needs a value (see holo --help)", name);
       v = argv[++i];
     }
-    int rc = 0;
-    uint64_t u = 0;
-    if (!strcmp(name, "--input") || !strcmp(name, "-i")) rc = add_spec(c, SPEC_INPUT, v, &latest_input);
-    else if (!strcmp(name, "--input-dtype")) rc = add_spec(c, SPEC_DTYPE, v, &latest_input);
-    else if (!strcmp(name, "--shape")) rc = add_spec(c, SPEC_SHAPE, v, &latest_input);
-    else if (!strcmp(name, "--output")) rc = add_spec(c, SPEC_OUTPUT, v, &latest_input);
-    else if (!strcmp(name, "--state-in")) rc = add_spec(c, SPEC_STATE_IN, v, &latest_input);
-    else if (!strcmp(name, "--state-out")) rc = add_spec(c, SPEC_STATE_OUT, v, &latest_input);
-    else if (!strcmp(name, "-o") || !strcmp(name, "--output-dir")) c->out_dir = v;
-    else if (!strcmp(name, "--warm-store")) c->store_dir = v;
-    else if (!strcmp(name, "--memory-budget")) {
-      if (!cli_parse_u64(v, &c->budget, true))
-        return cli_fail(CLI_USAGE, "--memory-budget %s: expected a byte count like 67108864 or 64m", v);
-    } else if (!strcmp(name, "--repeat")) {
-      rc = cli_flag_u64(name, v, 1, 1000000, &u);
-      c->repeat = (int)u;
-    } else if (!strcmp(name, "--passes")) {
-      rc = cli_flag_u32(name, v, 1, 0x7fffffff, &c->passes);
-    } else if (!strcmp(name, "--retry")) {
-      rc = cli_flag_u32(name, v, 1, 0x7fffffff, &c->retry);
-      c->retry_set = true;
-    } else if (!strcmp(name, "--validator")) {
-      char buf[128];
-      snprintf(buf, sizeof buf, "%s", v);
-      for (char *tok = strtok(buf, ","); tok; tok = strtok(0, ",")) {
-        if (!strcmp(tok, "stable-labels") || !strcmp(tok, "labels")) c->validators |= HOLO_VALIDATE_STABLE_LABELS;
-        else if (!strcmp(tok, "stable-bytes") || !strcmp(tok, "bytes")) c->validators |= HOLO_VALIDATE_STABLE_BYTES;
-        else return cli_fail(CLI_USAGE, "--validator %s: expected stable-labels or stable-bytes", v);
-      }
-    }
+    int rc = set_valued(c, name, v, &latest_input);
     if (rc) return rc;
   }
-  if (!c->file) return cli_fail(CLI_USAGE, "%s: which archive? (holo %s FILE.holo; see holo --help)", c->verb, c->verb);
-  bool refine = !strcmp(c->verb, "refine"), bench = !strcmp(c->verb, "bench");
-  for (int k = 0; k < c->n_specs; k++)
-    if (!refine && (c->specs[k].kind == SPEC_STATE_IN || c->specs[k].kind == SPEC_STATE_OUT))
-      return cli_fail(CLI_USAGE, "--state-in/--state-out are options of refine");
-  if (!refine && !bench && strcmp(c->verb, "run")) {
-    if (c->n_specs || c->out_dir || c->print)
-      return cli_fail(CLI_USAGE, "%s takes no input/output options (they belong to run, refine and bench)", c->verb);
-  }
-  if (refine && !c->validators) c->validators = HOLO_VALIDATE_STABLE_LABELS;
-  return 0;
+  return check_combination(c);
 }
 
 /* --- the verbs: one table dispatches them and names them to the user --- */
@@ -176,6 +224,19 @@ static int verb_refine(holo_session *s, cli *c, const uint8_t *bytes, size_t len
   return cli_refine(s, c);
 }
 
+/* The converter is JavaScript (compiler/): listed here so that `holo
+ * --help` is the same text from every build, and `holo convert` in this
+ * program says where the verb is instead of "unknown verb". */
+static int convert_main(int argc, char **argv) {
+  for (int i = 2; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(CONVERT_USAGE, stdout);
+      return 0;
+    }
+  return cli_fail(CLI_LIMIT, "convert: the ONNX converter is JavaScript, not part of this program: run the npm "
+                             "package's holo (npx hologram-exec convert MODEL.onnx -o FILE.holo)");
+}
+
 /* Exactly one of the handlers is set, except for help (none). */
 static const struct verb {
   const char *name;
@@ -189,8 +250,9 @@ static const struct verb {
     {"refine", 0, 0, verb_refine},
     {"bench", 0, 0, verb_bench},
     {"verify", 0, 0, verb_verify},
-    {"generate", cli_generate_main, 0, 0},
-    /* wasi/cli-generate.c */ {"help", 0, 0, 0},
+    {"generate", cli_generate_main, 0, 0}, /* wasi/cli-generate.c */
+    {"convert", convert_main, 0, 0},
+    {"help", 0, 0, 0},
 };
 #define N_VERBS (sizeof VERBS / sizeof VERBS[0])
 
@@ -204,6 +266,7 @@ static int unknown_verb(const char *v) {
 }
 
 int main(int argc, char **argv) {
+  cli_host_cwd();
   if (argc < 2) {
     fputs(USAGE, stderr);
     return CLI_USAGE;

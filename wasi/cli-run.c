@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "holo-cli.h"
+#include "hologram/cpu_backend.h"
 
 double cli_now_ms(void) {
   struct timespec ts;
@@ -455,6 +456,7 @@ int cli_bench(holo_session *s, const cli *c, double load_ms) {
   double *full = malloc(sizeof(double) * (size_t)n), *hit = malloc(sizeof(double) * (size_t)n), warm = 0;
   uint64_t full_memo = 0, hit_memo = 0, full_disp = 0;
   holo_counters k0, k1, k2;
+  if (!rc && (!views || !full || !hit)) rc = cli_fail(CLI_LIMIT, "%s: out of memory (bench, %d rounds)", c->file, n);
   /* Warm-up with the inputs as given (variant 0), untimed. */
   if (!rc) rc = timed(s, c, &ins, views, no, &warm);
   for (int r = 0; r < n && !rc; r++) {
@@ -480,6 +482,7 @@ int cli_bench(holo_session *s, const cli *c, double load_ms) {
     json_escape(c->file);
     printf("\",\"backend\":\"");
     json_escape(holo_session_backend_identity(s));
+    printf("\",\"variant\":\"%s", holo_cpu_backend_variant());
     printf("\",\"repeat\":%d,\"load_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
            "\"dispatches_per_execution\":%.1f,\"memo_hits_in_timed\":%llu,"
            "\"memo_hit_median_ms\":%.5f,\"memo_hits_in_repeat\":%llu}\n",

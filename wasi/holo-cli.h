@@ -28,6 +28,7 @@ typedef struct cli_spec {
 
 typedef struct cli {
   const char *verb, *file, *store_dir, *out_dir;
+  const char *variant; /* --variant: checked against the one built in */
   cli_spec specs[CLI_MAX_SPECS];
   int n_specs;
   uint64_t budget;
@@ -52,6 +53,11 @@ int cli_read_file(const char *path, int code, uint8_t **bytes, size_t *len);
 int cli_write_file(const char *path, int code, const void *head, size_t head_len, const void *body, size_t len);
 /* Makes sure dir exists and is a directory (creates it). code on failure. */
 int cli_ensure_dir(const char *dir, int code, const char *what);
+/* Under WASI, takes the host's working directory from $PWD when the host
+ * preopened a directory that holds it (bindings-js/bin/wasi-runner.js
+ * preopens / and sets PWD), so relative, ../ and absolute paths resolve as
+ * natively; otherwise, and natively, does nothing. */
+void cli_host_cwd(void);
 /* Exit code of a runtime status. */
 int cli_exit_code(holo_status st);
 

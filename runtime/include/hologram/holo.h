@@ -170,6 +170,9 @@ holo_status holo_session_archive_info(const holo_session *s, holo_archive_info *
 /* Metadata entry i (the archive's META section, in archive order): key and
  * value bytes, borrowed from the archive, not NUL-terminated. */
 holo_status holo_session_metadata(const holo_session *s, uint32_t i, holo_span *key, holo_span *value);
+/* Node i's op type (archive order), borrowed from the archive, not
+ * NUL-terminated (diagnostics: `holo info`'s op counts). */
+holo_status holo_session_node_op(const holo_session *s, uint32_t i, holo_span *op);
 /* Re-hashes every constant; HOLO_ERR_FORMAT naming the first mismatch. */
 holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
 
