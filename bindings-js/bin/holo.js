@@ -2,7 +2,7 @@
 // holo -- the hologram-exec command shipped in the npm package
 // (`npx hologram-exec VERB ...`, or `holo VERB ...` once installed).
 //
-// One implementation per verb (docs/decisions.md 28): info, run, bench,
+// One implementation per verb (docs/decisions.md 31): info, run, bench,
 // verify, refine, generate, dump and --help are the C program (wasi/cli-*.c),
 // run here as dist/holo.wasm under node:wasi (./wasi-runner.js) -- the same
 // code and bytes as `wasmtime run --dir . holo.wasm VERB ...` and the native

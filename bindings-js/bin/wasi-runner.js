@@ -1,6 +1,6 @@
 // Runs holo.wasm -- the C `holo` (wasi/cli-*.c), shipped as dist/holo.wasm --
 // under node:wasi, so that `npx holo VERB ...` and `wasmtime run holo.wasm
-// VERB ...` are the same code (docs/cli.md, docs/decisions.md 28).
+// VERB ...` are the same code (docs/cli.md, docs/decisions.md 31).
 //
 // The host it gives the program: `/` preopened and PWD set to the working
 // directory, which holo.wasm chdirs to (wasi/cli-io.c, cli_host_cwd): relative,

@@ -43,16 +43,16 @@ const wasmModule = existsSync(WASM) ? await WebAssembly.compile(readFileSync(WAS
 const RUNNER = `
 import fs from 'node:fs';
 import { WASI } from 'node:wasi';
-const [wasm, preopens, ...args] = process.argv.slice(1);
-const w = new WASI({ version: 'preview1', args: ['holo', ...args], env: {}, preopens: JSON.parse(preopens), returnOnExit: true });
+const [wasm, preopens, env, ...args] = process.argv.slice(1);
+const w = new WASI({ version: 'preview1', args: ['holo', ...args], env: JSON.parse(env), preopens: JSON.parse(preopens), returnOnExit: true });
 const inst = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasm)), w.getImportObject());
 process.exitCode = w.start(inst);
 `;
 
-/** holo.wasm with \`preopens\` (default: WORK as '.'), like \`wasmtime run --dir . holo.wasm ...\` in WORK. */
-function wasi(args, preopens = { '.': WORK }) {
+/** holo.wasm with \`preopens\` (default: WORK as '.') and no environment but \`env\`, like \`wasmtime run --dir . holo.wasm ...\` in WORK. */
+function wasi(args, preopens = { '.': WORK }, env = {}) {
   if (!wasmModule) assert.unreachable('build/wasm/holo.wasm not built');
-  const r = spawnSync(process.execPath, ['--no-warnings', ...NODE_WASI_FLAGS, '--input-type=module', '-e', RUNNER, WASM, JSON.stringify(preopens), ...args],
+  const r = spawnSync(process.execPath, ['--no-warnings', ...NODE_WASI_FLAGS, '--input-type=module', '-e', RUNNER, WASM, JSON.stringify(preopens), JSON.stringify(env), ...args],
     { cwd: WORK, encoding: 'utf8', timeout: 30000 });
   if (r.error) throw r.error;
   return { status: r.status ?? `signal ${r.signal}`, stdout: r.stdout, stderr: r.stderr };
@@ -545,6 +545,22 @@ test('WASI without a preopen for the path says so plainly', () => {
   ok(wasi(['info', 'mlp.holo'], { '.': p('fx') }), 'fx preopened');
 });
 
+// The host the npm package's runner gives holo.wasm (bindings-js/bin/wasi-runner.js):
+// / preopened and PWD, which the program chdirs to (cli_host_cwd, wasi/cli-io.c).
+test('PWD: with / preopened, paths resolve from $PWD as natively; with only . preopened it changes nothing', () => {
+  const r = wasi(['run', '../fx/mlp.holo', '-i', `${WORK}/in/mlp-0.npy`, '--output', 'from-pwd.npy'], { '/': '/' }, { PWD: p('in') });
+  ok(r, 'PWD=in, / preopened');
+  assert.match(r.stdout, /^input 0 x: float32 \[1,64\] <- \/.*\/in\/mlp-0\.npy$/m);
+  assert.match(r.stdout, /-> from-pwd\.npy$/m);
+  const n = native(['run', 'fx/mlp.holo', '-i', 'in/mlp-0.npy', '--output', 'native-pwd.npy']);
+  ok(n, 'native');
+  assert.ok(readFileSync(p('in', 'from-pwd.npy')).equals(readFileSync(p('native-pwd.npy'))));
+  // wasmtime run --dir . with PWD passed (--env PWD): the chdir fails, . stays the root of relative paths
+  ok(wasi(['info', 'fx/mlp.holo'], { '.': WORK }, { PWD: p('in') }), 'PWD outside the preopens');
+  ok(wasi(['info', 'fx/mlp.holo'], { '.': WORK }, { PWD: 'relative/ignored' }), 'PWD not absolute');
+  fails(wasi(['info', 'fx/mlp.holo'], { '/': '/' }, {}), 2, 'fx/mlp.holo', 'No such file', 'no PWD: relative to /');
+});
+
 test('usage errors (exit 1) and resource limits (exit 4)', () => {
   for (const [k, run] of BOTH) {
     fails(run(['frobnicate', 'fx/mlp.holo']), 1, 'frobnicate', 'unknown verb', k);
@@ -643,6 +659,19 @@ test('the unknown-verb message lists every verb, and every verb it lists is one'
       assert.is(h.status, 0, `${k}: ${v} --help: ${h.stderr}`);
       assert.not.match(run([v]).stderr, /unknown verb/, `${k}: ${v} is listed but not a verb`);
     }
+  }
+});
+
+test('convert is listed but is the npm package\'s (exit 4 naming it); --variant other than the one built in is exit 1', () => {
+  for (const [k, run, variant, other] of [['wasi', wasi, 'simd128', 'scalar'], ['native', native, 'scalar', 'simd128']]) {
+    fails(run(['convert', 'm.onnx', '-o', 'm.holo']), 4, 'convert', /the ONNX converter is JavaScript.*npx hologram-exec convert MODEL\.onnx -o FILE\.holo/, k);
+    const h = run(['convert', '--help']);
+    ok(h, `${k} convert --help`);
+    assert.match(h.stdout, /^usage: holo convert MODEL\.onnx -o FILE\.holo/);
+    assert.match(run(['--help']).stdout, /^  convert MODEL\.onnx -o FILE\.holo /m);
+    ok(run(['run', 'fx/mlp.holo', '--variant', variant]), `${k} --variant ${variant}`);
+    fails(run(['run', 'fx/mlp.holo', '--variant', other]), 1, `--variant ${other}`, `built with the ${variant} kernels`, k);
+    fails(run(['info', 'fx/mlp.holo', '--variant', 'gpu']), 1, '--variant gpu', 'one of scalar, simd128, relaxed', k);
   }
 });
 
