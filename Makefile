@@ -8,7 +8,7 @@ WASMLD   ?= wasm-ld-19
 WASMOPT  ?= node_modules/.bin/wasm-opt
 NODE     ?= node
 
-INC      := -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include
+INC      := -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include -Ikernels-wasm-simd
 WARN     := -Wall -Wextra -Werror
 CFLAGS_N := -std=c11 $(WARN) -O2 -g -fno-math-errno -ffp-contract=off $(INC)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

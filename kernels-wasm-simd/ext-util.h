@@ -5,7 +5,11 @@
 #ifndef HOLOGRAM_KERNELS_EXT_UTIL_H
 #define HOLOGRAM_KERNELS_EXT_UTIL_H
 
-#include "shape-util.h"
+#include "common/attrs.h"
+#include "common/bcast.h"
+#include "common/check.h"
+#include "common/shape.h"
+#include "common/window2d.h"
 
 /* ---- IEEE-754 binary16 ---- */
 

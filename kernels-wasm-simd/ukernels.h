@@ -5,29 +5,13 @@
  * __scalar one otherwise; the pairs compute the same bytes (only NaN sign
  * and payload bits may differ where arithmetic makes a NaN, which wasm
  * leaves nondeterministic; docs/kernels.md). The GEMM core and A packing
- * pairs are in gemm.h, holo_x_expf4 (against holo_expf) in ext-util.h. */
+ * pairs are in microkernels/gemm.h, the depthwise Conv ones in
+ * microkernels/dwconv2d.h, holo_x_expf4 (against holo_expf) in ext-util.h. */
 #ifndef HOLOGRAM_KERNELS_UKERNELS_H
 #define HOLOGRAM_KERNELS_UKERNELS_H
 
-#include "gemm.h"
-#include "shape-util.h"
-
-/* Depthwise Conv (ops/conv2d-f32.c): N images of C channels, one filter
- * Wt[C][kH][kW] per channel, bias B[C] or NULL, geometry w; epi holds the
- * fused activation (relu / lo_on / hi_on; its bias is set per channel).
- * ws: holo_ukernel_dwconv2d_f32_ws_floats(w, simd) floats. The __scalar
- * variant is the direct loop (with the relaxed build's multiply-add there);
- * __simd128 exists for width strides 1 and 2 (false otherwise: the kernel
- * then runs __scalar). */
-size_t holo_ukernel_dwconv2d_f32_ws_floats(const holo_k_win2d *w, bool simd);
-void holo_ukernel_dwconv2d_f32__scalar(const holo_k_win2d *w, size_t N, size_t C, const float *X,
-                                       const float *Wt, const float *B, float *Y, const holo_gemm *epi,
-                                       float *ws);
-#ifdef __wasm_simd128__
-bool holo_ukernel_dwconv2d_f32__simd128(const holo_k_win2d *w, size_t N, size_t C, const float *X,
-                                        const float *Wt, const float *B, float *Y, const holo_gemm *epi,
-                                        float *ws);
-#endif
+#include "common/check.h"
+#include "common/window2d.h"
 
 /* MaxPool (ops/pool2d-f32-scalar.c): output row oh of one plane xp
  * (w->in[0] x w->in[1]) into y[0 .. w->out[1]); __simd128 runs the

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 CC=${CC:-gcc}
 P=build/plain
 mkdir -p "$P/obj" "$P/logs"
-CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g -fno-math-errno -ffp-contract=off -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include"
+CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g -fno-math-errno -ffp-contract=off -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include -Ikernels-wasm-simd"
 
 # The core library, unsanitized (rebuilt when any source is newer).
 lib=$P/libholo.a

@@ -4,7 +4,7 @@
  * and smaller than every number (numpy's argmax/argmin pick the first NaN),
  * so the first NaN wins (the last with select_last_index=1). An empty
  * reduction axis is refused. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status arg_plan(holo_kernel_call *c, const char *name, uint32_t *axis, bool *keep,
                             bool *last) {

@@ -3,7 +3,7 @@
  * arithmetic: signed overflow would be undefined); integer division
  * truncates toward zero, INT_MIN / -1 wraps to INT_MIN, and division by zero
  * is an error value, never a trap. */
-#include "../shape-util.h"
+#include "ext-util.h"
 
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
 static const char *const op_names[] = {"Add", "Sub", "Mul", "Div"};

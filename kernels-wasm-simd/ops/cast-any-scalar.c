@@ -11,7 +11,7 @@
  *  - integer -> integer wraps modulo 2^n (two's complement).
  *  - integer -> float rounds to nearest even.
  *  - anything -> bool is (x != 0) (NaN -> true); bool -> anything is 0 / 1. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 #include "hologram/mem.h"
 

@@ -2,7 +2,7 @@
  * optional inputs 1 and 2, scalars (or one-element tensors) of the input's
  * dtype; an absent bound does not clip. y = min(max(x, lo), hi), so lo > hi
  * gives hi everywhere (as the spec says). A NaN input stays NaN. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status clip_check(holo_kernel_call *c) {
   holo_status st;

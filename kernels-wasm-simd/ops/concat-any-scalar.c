@@ -2,7 +2,7 @@
  * contiguous slabs are copied one after another. */
 #include "hologram/mem.h"
 
-#include "../shape-util.h"
+#include "ext-util.h"
 
 static holo_status concat_axis(holo_kernel_call *c, uint32_t *axis) {
   const holo_tensor *x = &c->inputs[0];

@@ -1,7 +1,7 @@
 /* CumSum (opset 14): x of f32, f64, i32, i64; axis (input 1, an i32/i64
  * scalar); attributes exclusive and reverse (default 0). Floats accumulate
  * in double in the scan order and round each output once; integers wrap. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status cs_check(holo_kernel_call *c, uint32_t *axis, bool *excl, bool *rev) {
   holo_status st;

@@ -18,7 +18,7 @@
  *  And, Or, Xor  bool; Not bool (unary).
  *  Where         bool condition, X and Y of one dtype (any).
  * Integer comparisons are exact (no conversion through double). */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 #include "hologram/mem.h"
 

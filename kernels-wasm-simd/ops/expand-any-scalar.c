@@ -1,7 +1,7 @@
 /* Expand (opset 13): data of any dtype broadcast (numpy rules) with the
  * shape given by input 1 (1-D i64); the output rank is the larger one and a
  * requested dim of 1 keeps the data's dim. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status expand_shape(holo_kernel_call *c, int64_t *ys, uint32_t *yr) {
   holo_status st;

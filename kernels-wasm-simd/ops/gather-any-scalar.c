@@ -1,7 +1,7 @@
 /* Gather (opset 13): data of any dtype, indices i32/i64 of any rank,
  * attribute axis (default 0). Negative indices count from the end; an index
  * outside [-d, d) is refused (HOLO_ERR_KERNEL) before anything is read. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status gather_check(holo_kernel_call *c, uint32_t *axis) {
   holo_status st;

@@ -3,7 +3,7 @@
  * Negative indices count from the end; an index outside [-d, d) is refused
  * before anything is read. Index dims other than axis must not exceed the
  * data's. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status ge_check(holo_kernel_call *c, uint32_t *axis) {
   holo_status st;

@@ -1,7 +1,7 @@
 /* Hardmax (opset 13) on f32: along one axis (default -1), 1 at the first
  * maximum and 0 elsewhere. NaN compares false, so it never wins unless the
  * row starts with it (then index 0 stays). */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 holo_status holo_k_hardmax_infer(holo_kernel_call *c) { return holo_k_axis_op_infer(c, "Hardmax"); }
 

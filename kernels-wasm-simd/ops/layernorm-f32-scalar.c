@@ -5,8 +5,8 @@
  * X.shape[axis:]. Optional outputs 1 (Mean) and 2 (InvStdDev) have X's rank
  * with 1 from axis on. Per row: mean and the biased variance in double,
  * ascending order; y = (x - mean) / sqrt(var + eps) * scale + b, rounded once. */
-#include "../ext-util.h"
-#include "../mathf.h"
+#include "ext-util.h"
+#include "mathf.h"
 
 static holo_status ln_check(holo_kernel_call *c, uint32_t *axis, double *eps) {
   holo_status st;

@@ -15,8 +15,8 @@
  * the ReduceMean kernel's; 4 rows' chains are interleaved); the squares (computed into the output row first),
  * and the final d / s * scale + b run 4 lanes at a time — independent
  * elements, the same f32 operations per element, hence the same bytes. */
-#include "../shape-util.h"
-#include "../ukernels.h"
+#include "ext-util.h"
+#include "ukernels.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>

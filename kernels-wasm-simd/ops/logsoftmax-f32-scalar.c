@@ -3,7 +3,7 @@
  * order in double; each output is rounded to f32 once. A NaN in a row makes
  * the row NaN; a row whose maximum is +inf gives NaN where x is +inf too
  * (inf - inf), as the formula does. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 holo_status holo_k_logsoftmax_infer(holo_kernel_call *c) { return holo_k_axis_op_infer(c, "LogSoftmax"); }
 

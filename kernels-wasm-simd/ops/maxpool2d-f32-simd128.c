@@ -2,7 +2,7 @@
  * the scalar reference is pool_run in pool2d-f32-scalar.c, which calls this
  * for the interior of each row (pool2d.h). resnet18's 3x3/2 MaxPool over
  * 64x112x112 was 4.1 ms of its ~120 (3.5%) as a scalar loop. */
-#include "../pool2d.h"
+#include "pool2d.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>

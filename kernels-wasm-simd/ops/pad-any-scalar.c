@@ -5,7 +5,7 @@
  * "wrap". reflect mirrors without repeating the edge and, like numpy,
  * keeps reflecting when a pad exceeds the axis; edge, reflect and wrap
  * refuse to pad an empty axis. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 enum { M_CONSTANT, M_REFLECT, M_EDGE, M_WRAP };
 

@@ -2,8 +2,9 @@
  * >= 3). Window elements are visited in ascending (kh, kw) order; padding
  * never enters a max, and enters an average only through its divisor
  * (count_include_pad). A NaN in a MaxPool window makes that output NaN. */
-#include "../pool2d.h"
-#include "../ukernels.h"
+#include "pool2d.h"
+#include "ukernels.h"
+#include "common/shape.h"
 
 static holo_status pool_geometry(holo_kernel_call *c, const char *op, holo_k_win2d *w) {
   const holo_tensor *x = &c->inputs[0];

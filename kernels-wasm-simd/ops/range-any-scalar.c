@@ -3,7 +3,7 @@
  * start + i * delta. Floats compute in double and round once per element;
  * integers count exactly and wrap like the dtype.
  * delta = 0 is refused; a count beyond 2^40 is refused (HOLO_ERR_LIMIT). */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status range_count(holo_kernel_call *c, int64_t *n) {
   holo_status st;

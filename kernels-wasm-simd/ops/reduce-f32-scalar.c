@@ -11,8 +11,8 @@
  * -inf) and Mean NaN. With empty axes and noop_with_empty_axes=1 every
  * element reduces the singleton set {x} (so ReduceSum copies, ReduceL1 gives
  * |x|, ReduceSumSquare x^2). */
-#include "../ext-util.h"
-#include "../mathf.h"
+#include "ext-util.h"
+#include "mathf.h"
 
 enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_PROD, R_SUMSQ, R_L1, R_L2, R_LOGSUM, R_LOGSUMEXP };
 static const char *const r_names[] = {"ReduceSum",  "ReduceMean",     "ReduceMax", "ReduceMin",

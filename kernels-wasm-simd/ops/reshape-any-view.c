@@ -1,6 +1,6 @@
 /* Reshape (opset 5-14) and Flatten: the output is a view of input 0, so
  * infer does all the work and run has nothing to do. */
-#include "../shape-util.h"
+#include "ext-util.h"
 
 holo_status holo_k_reshape_infer(holo_kernel_call *c) {
   holo_status st;

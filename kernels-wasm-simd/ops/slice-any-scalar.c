@@ -3,7 +3,7 @@
  * and ends are clamped as the spec says ([0, d] for a positive step,
  * [0, d-1] and [-1, d-1] for a negative one, after adding d to negatives);
  * a step of 0 and repeated axes are refused. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 typedef struct slice_plan {
   int64_t start[HOLO_MAX_RANK], step[HOLO_MAX_RANK], count[HOLO_MAX_RANK];

@@ -9,10 +9,10 @@
  * every x but a zero, whose exp is 1 either way); exp is holo_x_expf4
  * (lane-exact holo_expf); the sum stays the scalar ascending f32 loop over
  * the stored exps; the division is per element. Same bytes as the scalar. */
-#include "../ext-util.h"
-#include "../mathf.h"
-#include "../shape-util.h"
-#include "../ukernels.h"
+#include "ext-util.h"
+#include "mathf.h"
+#include "ext-util.h"
+#include "ukernels.h"
 
 #if defined(__clang__)
 #pragma clang fp contract(off)

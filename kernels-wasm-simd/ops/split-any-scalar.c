@@ -2,7 +2,7 @@
  * the split input (1-D i64 sizes, summing to the axis) or the attribute
  * num_outputs (the axis cut into pieces of ceil(d / n), the last one
  * smaller). Without either, the outputs share the axis evenly. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 #define SPLIT_MAX 64
 

@@ -1,7 +1,7 @@
 /* Squeeze and Unsqueeze (opset 13: axes is input 1, i32/i64 1-D; optional
  * for Squeeze, where its absence removes every dim of 1). The output is a
  * view of input 0: infer does all the work (run is holo_k_view_run). */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 holo_status holo_k_squeeze_infer(holo_kernel_call *c) {
   holo_status st;

@@ -1,6 +1,6 @@
 /* Tile (opset 13): input of any dtype, repeats (input 1, 1-D i64 of the
  * input's rank, each >= 0); output dim i is d_i * repeats_i. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status tile_shape(holo_kernel_call *c, int64_t *ys) {
   holo_status st;

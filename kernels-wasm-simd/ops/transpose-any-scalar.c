@@ -1,7 +1,7 @@
 /* Transpose of any dtype (moved as 1/2/4/8-byte units); perm defaults to
  * reversing the axes. The output is written in order; the input is read
  * through permuted strides. */
-#include "../shape-util.h"
+#include "ext-util.h"
 
 static holo_status transpose_perm(holo_kernel_call *c, uint32_t *perm) {
   const holo_tensor *x = &c->inputs[0];

@@ -2,7 +2,7 @@
  * an i64 scalar or one-element tensor, default 0), attribute upper (default
  * 1). Over the last two dims [N, M]: upper keeps j - i >= k, lower keeps
  * j - i <= k; everything else becomes 0. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 static holo_status trilu_check(holo_kernel_call *c, int64_t *k, bool *upper) {
   holo_status st;

@@ -8,7 +8,7 @@
  * (Sqrt, Reciprocal, Neg, Abs, Floor, Ceil, Round are exact IEEE operations).
  * NaN propagates. Attribute defaults are the ONNX ones, but the converter
  * writes every attribute out. */
-#include "../ext-util.h"
+#include "ext-util.h"
 
 enum {
   U_NEG, U_ABS, U_EXP, U_LOG, U_SQRT, U_RECIP, U_FLOOR, U_CEIL, U_ROUND, U_SIGN, U_ERF, U_SIN,

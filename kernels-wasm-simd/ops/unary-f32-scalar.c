@@ -1,6 +1,6 @@
 /* Relu, Sigmoid, Tanh on f32. NaN propagates through all three. */
-#include "../mathf.h"
-#include "../shape-util.h"
+#include "mathf.h"
+#include "ext-util.h"
 
 static holo_status unary_infer(holo_kernel_call *c, const char *name) {
   holo_status st;

@@ -1,6 +1,6 @@
 /* The microkernel tester, in XNNPACK's manner: every SIMD microkernel
- * against its scalar reference in ONE binary (kernels-wasm-simd/ukernels.h,
- * gemm.h), over sizes 1 .. 2*tile+1 in every dimension, strides, misaligned
+ * against its scalar reference in ONE binary (kernels-wasm-simd/microkernels/),
+ * over sizes 1 .. 2*tile+1 in every dimension, strides, misaligned
  * starts, and NaN / +-Inf / -0 / subnormal inputs; outputs must be the same
  * bytes (the contract, docs/kernels.md: only the sign and payload of a NaN
  * that arithmetic produced may differ; data movement and max-pooling must
@@ -9,9 +9,11 @@
  * Each pair is also checked against a naive reference written here from the
  * kernel's documented operation order, so the native build (no SIMD: the
  * __simd128 functions do not exist there) still tests the scalar kernels.
- * In the relaxed-SIMD build the GEMM core and the depthwise Conv use
- * f32x4.relaxed_madd, fused where the engine fuses: their reference then
- * multiplies-adds with the same instruction (one lane). */
+ * The relaxed-SIMD build holds the SIMD128 variants too (checked against
+ * the scalar bytes as in the SIMD128 build) and the relaxed GEMM core and
+ * depthwise Conv kernels, which use f32x4.relaxed_madd, fused where the
+ * engine fuses: their reference multiplies-adds with the same instruction
+ * (one lane). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,9 +24,12 @@
 
 #include <cmocka.h>
 
-#include "../../kernels-wasm-simd/ext-util.h"
-#include "../../kernels-wasm-simd/mathf.h"
-#include "../../kernels-wasm-simd/ukernels.h"
+#include "ext-util.h"
+#include "mathf.h"
+#include "microkernels/dwconv2d.h"
+#include "microkernels/gemm.h"
+#include "operators/products.h"
+#include "ukernels.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
@@ -99,6 +104,11 @@ static void bguard(const buf *b, const char *ctx) {
     if (f_bits(b->p[b->n + i]) != SENTINEL) fail_msg("%s: wrote past the output (+%zu)", ctx, i);
 }
 static void bfree(buf *b) { free(b->base); }
+/* The output back to sentinels before the next variant writes it. */
+static __attribute__((unused)) void sentinel(buf *b) {
+  for (size_t i = 0; i < b->n; i++)
+    b->p[i] = bits_f(SENTINEL);
+}
 
 /* Same bytes; with nan_any, any NaN equals any NaN (the documented
  * exception for NaNs that arithmetic produces). */
@@ -112,17 +122,19 @@ static void expect_same(const float *got, const float *want, size_t n, bool nan_
   }
 }
 
-/* The build's GEMM / depthwise multiply-add: separate rounding steps,
- * except relaxed_madd in the relaxed build (one lane of the instruction). */
-static float madd(float acc, float a, float b) {
+/* The multiply-adds of the GEMM / depthwise variants: separate rounding
+ * steps, and relaxed_madd (one lane of the instruction) in the relaxed
+ * build's relaxed variants. */
+static float madd_plain(float acc, float a, float b) { return acc + a * b; }
 #ifdef __wasm_relaxed_simd__
+static float madd_relaxed(float acc, float a, float b) {
   return wasm_f32x4_extract_lane(
       wasm_f32x4_relaxed_madd(wasm_f32x4_splat(a), wasm_f32x4_splat(b), wasm_f32x4_splat(acc)), 0);
-#else
-  return acc + a * b;
-#endif
 }
-static float madd_plain(float acc, float a, float b) { return acc + a * b; }
+#define madd madd_relaxed
+#else
+#define madd madd_plain
+#endif
 
 /* The epilogue steps of gemm.h, written out independently. */
 static float epi(const holo_gemm *g, size_t i, size_t j, float v) {
@@ -220,14 +232,16 @@ static void gemm_case(size_t M, size_t N, size_t K, unsigned layout, bool at, un
   gemm_ref(&g, madd_plain);
   gemm_check(g, holo_gemm_f32__scalar, plain, off, "gemm scalar vs reference", ctx);
 #if HAVE_SIMD
-  g.C = want;
-  gemm_ref(&g, madd);
-  gemm_check(g, holo_gemm_f32__simd128, want, off, "gemm simd128 vs reference", ctx);
-#ifndef __wasm_relaxed_simd__
   gemm_check(g, holo_gemm_f32__simd128, plain, off, "gemm simd128 vs scalar", ctx);
 #endif
+#ifdef __wasm_relaxed_simd__
+  g.C = want;
+  gemm_ref(&g, madd_relaxed);
+  gemm_check(g, holo_gemm_f32__relaxedsimd, want, off, "gemm relaxedsimd vs reference", ctx);
+#else
+  memcpy(want, plain, n * 4);
 #endif
-  gemm_check(g, holo_gemm_f32, HAVE_SIMD ? want : plain, off, "gemm dispatch", ctx);
+  gemm_check(g, holo_gemm_f32, want, off, "gemm dispatch", ctx);
   free(want);
   free(plain);
   bfree(&a), bfree(&b), bfree(&bias), bfree(&bp), bfree(&ap);
@@ -309,7 +323,7 @@ static bool win(holo_k_win2d *w, const int64_t in[2], const int64_t k[2], const 
 /* acc = +0, acc + w*x over (kh, kw) ascending, a padding tap adding w*0,
  * then bias and the activation. */
 static void dw_ref(const holo_k_win2d *w, size_t N, size_t C, const float *X, const float *Wt, const float *B,
-                   const holo_gemm *e, float *Y) {
+                   const holo_gemm *e, float *Y, float (*ma)(float, float, float)) {
   const int64_t H = w->in[0], W = w->in[1], OH = w->out[0], OW = w->out[1];
   for (size_t nc = 0; nc < N * C; nc++)
     for (int64_t oh = 0; oh < OH; oh++)
@@ -321,7 +335,7 @@ static void dw_ref(const holo_k_win2d *w, size_t N, size_t C, const float *X, co
             int64_t iw = ow * w->stride[1] - w->pad_begin[1] + kw * w->dil[1];
             float wv = Wt[(nc % C) * (size_t)(w->k[0] * w->k[1]) + (size_t)(kh * w->k[1] + kw)];
             if (ih >= 0 && ih < H && iw >= 0 && iw < W)
-              acc = madd(acc, wv, X[nc * (size_t)(H * W) + (size_t)(ih * W + iw)]);
+              acc = ma(acc, wv, X[nc * (size_t)(H * W) + (size_t)(ih * W + iw)]);
             else
               acc = acc + wv * 0.0f;
           }
@@ -349,30 +363,43 @@ static void dw_case(const holo_k_win2d *w, size_t N, size_t C, unsigned c) {
   if (c % 4 == 1) e.relu = true;
   if (c % 4 == 2) e.lo_on = true, e.lo = 0.0f, e.hi_on = true, e.hi = 0.5f;
   const float *B = c % 5 == 4 ? NULL : b.p;
-  float *want = malloc(ny * 4);
-  dw_ref(w, N, C, x.p, wt.p, B, &e, want);
-  buf y = balloc(ny, off), ws = balloc(holo_ukernel_dwconv2d_f32_ws_floats(w, false), 0);
-  holo_ukernel_dwconv2d_f32__scalar(w, N, C, x.p, wt.p, B, y.p, &e, ws.p);
+  float *want = malloc(ny * 4), *want_plain = malloc(ny * 4);
+  dw_ref(w, N, C, x.p, wt.p, B, &e, want_plain, madd_plain);
+  dw_ref(w, N, C, x.p, wt.p, B, &e, want, madd);
+  /* the rows kernels: the scalar reference, and the relaxed build's own */
+  buf y = balloc(ny, off), ws = balloc((size_t)w->out[1], 0);
+  float *scalar = malloc(ny * 4);
+  holo_ukernel_dwconv2d_f32_rows__scalar(w, C, x.p, wt.p, B, y.p, &e, ws.p, 0, N * C);
   bguard(&y, ctx), bguard(&ws, ctx);
-  expect_same(y.p, want, ny, true, "dwconv scalar vs reference", ctx);
+  expect_same(y.p, want_plain, ny, true, "dwconv rows scalar vs reference", ctx);
+  memcpy(scalar, y.p, ny * 4);
+#ifdef __wasm_relaxed_simd__
+  sentinel(&y);
+  holo_ukernel_dwconv2d_f32_rows__relaxedsimd(w, C, x.p, wt.p, B, y.p, &e, ws.p, 0, N * C);
+  bguard(&y, ctx), bguard(&ws, ctx);
+  expect_same(y.p, want, ny, true, "dwconv rows relaxedsimd vs reference", ctx);
+#endif
   bfree(&ws);
 #if HAVE_SIMD
-  float *scalar = malloc(ny * 4);
-  memcpy(scalar, y.p, ny * 4);
-  ws = balloc(holo_ukernel_dwconv2d_f32_ws_floats(w, true), 0);
-  for (size_t i = 0; i < ny; i++)
-    y.p[i] = bits_f(SENTINEL);
-  bool ran = holo_ukernel_dwconv2d_f32__simd128(w, N, C, x.p, wt.p, B, y.p, &e, ws.p);
-  assert_int_equal(ran, w->stride[1] == 1 || w->stride[1] == 2);
-  if (ran) {
+  /* the plane kernels, width strides 1 and 2 */
+  assert_int_equal(holo_dwconv2d_plane_ok(w), w->stride[1] == 1 || w->stride[1] == 2);
+  if (holo_dwconv2d_plane_ok(w)) {
+    ws = balloc(holo_dwconv2d_plane_floats(w), 0);
+    sentinel(&y);
+    holo_ukernel_dwconv2d_f32_plane__simd128(w, C, x.p, wt.p, B, y.p, &e, ws.p, 0, N * C);
     bguard(&y, ctx), bguard(&ws, ctx);
-    expect_same(y.p, want, ny, true, "dwconv simd128 vs reference", ctx);
-    expect_same(y.p, scalar, ny, true, "dwconv simd128 vs scalar", ctx);
-  }
-  free(scalar);
-  bfree(&ws);
+    expect_same(y.p, scalar, ny, true, "dwconv plane simd128 vs rows scalar", ctx);
+#ifdef __wasm_relaxed_simd__
+    sentinel(&y);
+    holo_ukernel_dwconv2d_f32_plane__relaxedsimd(w, C, x.p, wt.p, B, y.p, &e, ws.p, 0, N * C);
+    bguard(&y, ctx), bguard(&ws, ctx);
+    expect_same(y.p, want, ny, true, "dwconv plane relaxedsimd vs reference", ctx);
 #endif
-  free(want);
+    bfree(&ws);
+  }
+#endif
+  free(scalar);
+  free(want), free(want_plain);
   bfree(&x), bfree(&wt), bfree(&b), bfree(&y);
 }
 

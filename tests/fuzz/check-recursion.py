@@ -18,7 +18,7 @@ srcs = sorted(glob.glob('runtime/*.c') + glob.glob('generation/*.c') + glob.glob
 graph, indirect = {}, {}
 for s in srcs:
     ir = subprocess.run(['clang-19', '-S', '-emit-llvm', '-O0', '-std=c11', '-Iruntime/include', '-Ikernels-wasm-simd/include',
-                         '-Igeneration/include', '-Iruntime', '-o', '-', s], check=True, capture_output=True, text=True).stdout
+                         '-Igeneration/include', '-Ikernels-wasm-simd', '-Iruntime', '-o', '-', s], check=True, capture_output=True, text=True).stdout
     fn = None
     for line in ir.splitlines():
         m = re.match(r'define .*?@([\w.]+)\(', line)

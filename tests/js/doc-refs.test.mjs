@@ -4,8 +4,8 @@
 // existed). Scope: docs/*.md, every README/top-level .md, every tracked .c
 // and .h. A reference `dir/name.ext` resolves if it exists from the repo
 // root, from the referring file's directory, from an include directory
-// (hologram/x.h), or as the tail of a tracked path (`ops/conv2d-f32.c` in
-// docs/kernels.md names kernels-wasm-simd/ops/conv2d-f32.c). System headers
+// (hologram/x.h), or as the tail of a tracked path (`operators/conv2d.c` in
+// docs/kernels.md names kernels-wasm-simd/operators/conv2d.c). System headers
 // in #include <...> and URLs are not references.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -40,7 +40,7 @@ export function danglingRefs(text, from) {
 const scope = tracked.filter((f) => /\.(c|h)$/.test(f) || /^docs\/[^/]+\.md$/.test(f) || /^[^/]+\.md$/.test(f) || /(^|\/)README\.md$/.test(f));
 
 test('the checker finds a dangling reference and accepts the real forms', () => {
-  const t = 'see runtime/freestanding.c and docs/graph-json.md; runtime/memo.c, ops/conv2d-f32.c, hologram/mem.h, '
+  const t = 'see runtime/freestanding.c and docs/graph-json.md; runtime/memo.c, operators/conv2d.c, hologram/mem.h, '
     + 'https://example.org/a/b.c\n#include <sys/stat.h>\n';
   assert.equal(danglingRefs(t, 'runtime/include/hologram/mem.h').sort(), ['docs/graph-json.md', 'runtime/freestanding.c']);
 });

@@ -12,8 +12,10 @@
  * holo_clip_max, each optional) the Clip kernel's compares; on MatMul an optional third input
  * `bias` (broadcastable to [..., N] as [N] or [1,N]) is added before it,
  * exactly as MatMul then Add then Relu would. */
-#include "../gemm.h"
-#include "../shape-util.h"
+#include "common/check.h"
+#include "common/shape.h"
+#include "microkernels/gemm.h"
+#include "operators/products.h"
 
 /* B is packed into panels (workspace) when more than one row block reads it. */
 #define PACK_MIN_M 5

@@ -2,12 +2,8 @@
  * compiled into every build (the core of builds without wasm SIMD; in SIMD
  * builds the reference the microkernel tester compares against). i-k-j
  * order: the C row is the accumulator, so every C(i,j) still sums its
- * products in ascending k from +0. */
-#include "../gemm.h"
-
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
+ * products in ascending k from +0. It reads A in place (never g->Ap). */
+#include "microkernels/gemm.h"
 
 void holo_gemm_f32__scalar(const holo_gemm *g) {
   size_t M = g->M, N = g->N, K = g->K;
@@ -35,13 +31,3 @@ void holo_gemm_f32__scalar(const holo_gemm *g) {
       cr[j] = holo_gemm_epi(g, i, j, cr[j]);
   }
 }
-
-#ifndef __wasm_simd128__
-void holo_gemm_f32(const holo_gemm *g) { holo_gemm_f32__scalar(g); }
-
-/* The scalar core reads A in place (holo_gemm.Ap is never set for it). */
-bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K) {
-  (void)M, (void)N, (void)K;
-  return false;
-}
-#endif

@@ -15,18 +15,28 @@
  *   v = v > hi ? hi : v               (when hi_on; the Clip kernel's max step)
  * A variant may compute many elements at once (SIMD lanes across j,
  * register tiles across i and j) but never reorders one element's sum.
- * ops/gemm-f32-scalar.c defines the scalar core in every build;
- * ops/gemm-f32-4x8-simd128.c the SIMD128 core in wasm SIMD builds (with
- * f32x4.relaxed_madd when built with relaxed SIMD; that build has its own
- * identities since a fused multiply-add changes bytes). holo_gemm_f32 is the
- * SIMD core where it exists, else the scalar one; both stay callable by
- * name so tests/c/test_microkernels.c compares them in one binary. */
+ *
+ * The cores, one file each (tests/c/test_microkernels.c compares them in
+ * one binary):
+ *   gemm-f32-scalar.c          holo_gemm_f32__scalar, every build: the
+ *                              reference
+ *   gemm-f32-4x8-simd128.c     holo_gemm_f32__simd128, wasm SIMD builds:
+ *                              4x8 tiles, the scalar bytes
+ *   gemm-f32-4x8-relaxedsimd.c holo_gemm_f32__relaxedsimd, relaxed-SIMD
+ *                              builds: the same tiles with f32x4.relaxed_madd,
+ *                              fused where the engine fuses (its own byte
+ *                              class and identities, registry.c)
+ * (the two 4x8 files are generated from one template, gemm-f32-4x8.c.in in
+ * kernels-wasm-simd/gen).
+ * holo_gemm_f32 below is the build's core. */
 #ifndef HOLOGRAM_KERNELS_GEMM_H
 #define HOLOGRAM_KERNELS_GEMM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/fp-contract.h"
 
 /* Columns per packed panel: the register tile's width. */
 #define HOLO_GEMM_NR 8
@@ -71,33 +81,26 @@ typedef struct holo_gemm {
   float lo, hi;
 } holo_gemm;
 
-/* Computes g->C with this build's core (the SIMD one where it exists). */
-void holo_gemm_f32(const holo_gemm *g);
-/* The scalar core (reads A in place: ignores g->Ap) and, in wasm SIMD
- * builds, the SIMD128 core (reads g->Ap when set). */
 void holo_gemm_f32__scalar(const holo_gemm *g);
 #ifdef __wasm_simd128__
 void holo_gemm_f32__simd128(const holo_gemm *g);
 #endif
+#ifdef __wasm_relaxed_simd__
+void holo_gemm_f32__relaxedsimd(const holo_gemm *g);
+#endif
 
-/* The backend's threading hook (holo_kernel_call.parallel_for). */
-typedef void (*holo_gemm_parallel_for)(void *pctx, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);
-
-/* Computes g->C like holo_gemm_f32, split into independent tasks by a FIXED
- * rule that depends only on (M, N, K) — row blocks of HOLO_GEMM_PAR_ROWS,
- * else column blocks of HOLO_GEMM_PAR_COLS (whole panels), doubled until a
- * block holds HOLO_GEMM_PAR_MIN_TASK multiply-adds — each task a
- * holo_gemm_f32 on its sub-block, run through pf (feature `parallel`);
- * without pf, one holo_gemm_f32 call. Every element is computed by one task with
- * the order contract's operations, so the bytes never depend on the thread
- * count or on which thread ran what (gemm.c; tests/c/test_parallel.c). */
-void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx);
-#define HOLO_GEMM_PAR_ROWS 64
-#define HOLO_GEMM_PAR_COLS 64 /* a multiple of every panel width: blocks are whole panels */
-/* Below this many multiply-adds a GEMM is not split. */
-#define HOLO_GEMM_PAR_MIN_WORK ((size_t)1 << 18)
-/* Blocks are doubled until a task has at least this many multiply-adds. */
-#define HOLO_GEMM_PAR_MIN_TASK ((size_t)1 << 18)
+/* Computes g->C with this build's core: relaxed SIMD where built with it,
+ * else SIMD128, else scalar. The scalar core reads A in place (it ignores
+ * g->Ap); the SIMD cores read g->Ap when set. */
+static inline void holo_gemm_f32(const holo_gemm *g) {
+#if defined(__wasm_relaxed_simd__)
+  holo_gemm_f32__relaxedsimd(g);
+#elif defined(__wasm_simd128__)
+  holo_gemm_f32__simd128(g);
+#else
+  holo_gemm_f32__scalar(g);
+#endif
+}
 
 /* Floats a packed B of K x N in panels of w columns occupies. */
 static inline size_t holo_gemm_packed_floats_w(size_t K, size_t N, size_t w) {
@@ -108,29 +111,41 @@ static inline size_t holo_gemm_packed_floats(size_t K, size_t N) {
 }
 
 /* Packs B(k,j) = B[k*rsb + j*csb] (K x N) into panels of w columns (dst
- * holds holo_gemm_packed_floats_w(K, N, w) floats). Pure data movement: no
- * bytes of a result depend on whether or how B was packed. */
+ * holds holo_gemm_packed_floats_w(K, N, w) floats; packb-f32-scalar.c). Pure
+ * data movement: no bytes of a result depend on whether or how B was packed. */
 void holo_gemm_pack_b_w(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N, size_t w);
 static inline void holo_gemm_pack_b(float *dst, const float *B, size_t rsb, size_t csb, size_t K, size_t N) {
   holo_gemm_pack_b_w(dst, B, rsb, csb, K, N, HOLO_GEMM_NR);
 }
 
 /* Whether this build's core reads a packed A for an M x N x K product with
- * a packed B: the SIMD core for M >= 8 (the 4x8 tiles), the scalar core
+ * a packed B: the SIMD cores for M >= 8 (the 4x8 tiles), the scalar core
  * never. A kernel asks at infer (workspace) and at run. */
-bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K);
+static inline bool holo_gemm_wants_packed_a(size_t M, size_t N, size_t K) {
+#ifdef __wasm_simd128__
+  return M >= 8 && N >= HOLO_GEMM_NR && K > 0;
+#else
+  (void)M, (void)N, (void)K;
+  return false;
+#endif
+}
+
 static inline size_t holo_gemm_packed_a_floats(size_t M, size_t K) { return (M + 3) / 4 * 4 * K; }
-/* Packs g's A into dst (holo_gemm_packed_a_floats(M, K) floats) and sets
- * g->Ap; blocks of HOLO_GEMM_PAR_ROWS rows run as tasks through pf. Pure
- * data movement: no result byte depends on it. */
-void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, void *pctx);
 /* Rows [i0, i1) of g's A (i0 a multiple of 4) into the strips at dst (the
- * whole packed A, as holo_gemm_pack_a_par fills it); the SIMD128 variant
- * transposes 4x4 blocks of full unit-stride strips. */
+ * whole packed A, as holo_gemm_pack_a_par fills it; packa-f32-*.c): the
+ * SIMD128 variant transposes 4x4 blocks of full unit-stride strips. Pure
+ * data movement: no result byte depends on it. */
 void holo_gemm_pack_a_rows__scalar(float *dst, const holo_gemm *g, size_t i0, size_t i1);
 #ifdef __wasm_simd128__
 void holo_gemm_pack_a_rows__simd128(float *dst, const holo_gemm *g, size_t i0, size_t i1);
 #endif
+static inline void holo_gemm_pack_a_rows(float *dst, const holo_gemm *g, size_t i0, size_t i1) {
+#ifdef __wasm_simd128__
+  holo_gemm_pack_a_rows__simd128(dst, g, i0, i1);
+#else
+  holo_gemm_pack_a_rows__scalar(dst, g, i0, i1);
+#endif
+}
 
 /* The scalar epilogue of one element, exactly as the contract orders it. */
 static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float v) {
