@@ -3,7 +3,7 @@
  *
  * Byte classes (docs/kernels.md): the scalar build and the wasm SIMD128
  * build produce the same bytes for every op (the GEMM core's order
- * contract, gemm.h; tests/js/kernels-simd.test.mjs compares
+ * contract, microkernels/gemm.h; tests/js/kernels-simd.test.mjs compares
  * them byte for byte), so they share the identities "…/scalar/N" and the
  * backend identity "hologram-cpu/scalar/1", and therefore every label. The
  * relaxed SIMD build uses f32x4.relaxed_madd in the GEMM core, which the
