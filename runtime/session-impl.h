@@ -39,6 +39,13 @@ struct holo_session {
   uint64_t work_budget;        /* per walk; 0 = unbounded */
   uint64_t work;               /* charged by the current (or last) walk */
   bool loading;
+
+  /* kernels' layouts of constant operands (session-pack.c) */
+  uint32_t *pack_base;    /* per node: its first slot in packed/pack_bufs, or none */
+  uint8_t *pack_done;     /* per node: asked (and made) already */
+  const void **packed;    /* per slot (a node's inputs): the packed form or NULL */
+  holo_buf **pack_bufs;   /* per slot: its buffer, pinned, counted as resident */
+  uint32_t n_pack_slots;
 };
 
 #define NODE_FMT "node %u (%.*s %.*s)"
@@ -70,6 +77,14 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err);
 /* The part of an execution after the input labels are known: the memo,
  * else a graph walk. in may be NULL when every input is already resident. */
 holo_status holo__s_walk(holo_session *s, const holo_input *in, int64_t (*shapes)[HOLO_MAX_RANK], holo_error *err);
+
+/* session-pack.c: kernels' layouts of constant operands. */
+holo_status holo__s_plan_packs(holo_session *s, holo_error *err);
+/* *out: the packed forms of node i's inputs (made now if this is its first
+ * run) for holo_kernel_call.packed, or NULL. A failure leaves nothing
+ * half-made: the next execution asks the kernel again. */
+holo_status holo__s_packed(holo_session *s, uint32_t i, const void *const **out, holo_error *err);
+void holo__s_free_packs(holo_session *s);
 
 /* session-inputs.c: validating and labelling what an execution is given. */
 holo_status holo__s_bind_symbols(holo_session *s, const holo_ar_value *val, const int64_t *shape, const char *what,

@@ -112,7 +112,9 @@ static holo_status load_parsed(holo_session *s, const uint8_t *archive, size_t l
   if ((s->flags & HOLO_OPT_VERIFY_CONSTANTS) || s->store) {
     if ((st = holo_session_verify_constants(s, err))) return st;
   }
-  if ((st = plan(s, err)) || (st = bind_constants(s, err)) || (st = warm_cone(s, err))) return st;
+  if ((st = plan(s, err)) || (st = holo__s_plan_packs(s, err)) || (st = bind_constants(s, err)) ||
+      (st = warm_cone(s, err)))
+    return st;
   return HOLO_OK;
 }
 
@@ -145,6 +147,7 @@ holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_bac
 
 void holo_session_free(holo_session *s) {
   if (!s) return;
+  holo__s_free_packs(s);
   holo_arena_destroy(&s->arena);
   holo_memo_destroy(&s->memo);
   void *p[] = {s->kernels, s->prefix, s->in_cone, s->last_use, s->slot, s->held,

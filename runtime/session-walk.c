@@ -100,10 +100,12 @@ static holo_status compute_node(holo_session *s, uint32_t i, const holo_digest *
   const holo_ar_node *n = &s->ar.nodes[i];
   holo_status st;
   char msg[HOLO_MSG_CAP];
+  const void *const *packed;
   bind_call_inputs(s, n);
+  if ((st = holo__s_packed(s, i, &packed, err))) return st;
   msg[0] = 0;
   holo_kernel_call call = {n->attrs, n->n_attrs, s->tin, n->n_in, s->tout, n->n_out, 0, 0, -1,
-                           s->be->parallel_for, s->be->pctx, msg, sizeof msg, 0};
+                           s->be->parallel_for, s->be->pctx, msg, sizeof msg, 0, packed};
   st = s->kernels[i]->infer(&call);
   if (st) return holo_err(err, st, NODE_FMT ": %s", NODE_ARGS(i, n), msg[0] ? msg : "refused by the kernel");
   for (uint32_t k = 0; k < n->n_out; k++) {

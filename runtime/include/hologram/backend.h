@@ -59,9 +59,44 @@ typedef struct holo_kernel_call {
    * larger of it and that element count (0: the count alone) to the
    * session's work budget before run is called (holo_session_set_work_budget). */
   uint64_t work;
+  /* infer and run: per input, the form this kernel's pack made of it
+   * (64-aligned, the bytes pack asked for), or NULL: the input is not
+   * constant, or the kernel keeps it as it is. NULL when no input of this
+   * node was packed. */
+  const void *const *packed;
 } holo_kernel_call;
 
 typedef holo_status (*holo_kernel_fn)(holo_kernel_call *call);
+
+/* A kernel's own layout for one constant operand (a weight), chosen and
+ * computed by the kernel, once per session: the archive says only which
+ * operands are constant (docs/decisions.md 29).
+ *
+ * The runtime asks at the first execution that runs the node (when every
+ * operand's shape is known) for each input that is constant -- an archive
+ * constant or a value of the constant-only cone -- and keeps what pack
+ * makes, pinned, for the rest of the session; run then finds it in
+ * holo_kernel_call.packed, whatever the later calls' shapes. So a packed
+ * form may depend on the constant's bytes, the attributes and the shapes of
+ * the other operands (e.g. the rows of A), never on their bytes; and run
+ * must accept it for any operand shapes infer accepts. Packing is pure data
+ * movement: the node's output bytes, and so its label, do not depend on it.
+ *
+ * Called twice per input: first with dst NULL, to set bytes (0: keep this
+ * input as it is; the runtime then does not call again), then with dst
+ * pointing at that many bytes (64-aligned) to fill. Operands it cannot make
+ * sense of get bytes 0: infer reports what is wrong with them. */
+typedef struct holo_pack_call {
+  /* attrs, inputs and msg as infer sees them (outputs, workspace and
+   * packed unset): the attribute helpers below work on it, and a failing
+   * pack writes its message to call->msg */
+  holo_kernel_call *call;
+  uint32_t input; /* the constant input to pack */
+  void *dst;
+  size_t bytes;
+} holo_pack_call;
+
+typedef holo_status (*holo_pack_fn)(holo_pack_call *call);
 
 /* infer fills outputs[i].dtype/rank/shape (inputs carry data: a shape
  * operand can be read), sets workspace_bytes and alias_input. It must
@@ -74,6 +109,9 @@ typedef struct holo_kernel {
   /* What a backend's table says about the row; the runtime reads neither. */
   const char *dtypes; /* the dtypes run accepts, as the identity names them ("f32,i32,i64", "any") */
   uint32_t flags;     /* HOLO_KERNEL_* */
+  /* Optional (NULL: the kernel packs nothing): its own layout of a constant
+   * operand, see holo_pack_call. The runtime calls it; it names no op. */
+  holo_pack_fn pack;
 } holo_kernel;
 
 /* holo_kernel.flags: the kernel runs a GEMM core, so its bytes depend on
