@@ -9,7 +9,7 @@ WASM_GLUE := $(sort $(wildcard bindings-js/src-c/*.c))
 PKG_WASM := bindings-js/dist
 
 wasm: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm \
-      $(PKG_WASM)/hologram-simd128-threads.wasm $(W)/holo.wasm $(PKG_WASM)/holo.wasm
+      $(PKG_WASM)/hologram-simd128-threads.wasm $(W)/holo.wasm $(PKG_WASM)/wasi/holo.wasm
 
 $(W)/core-simd128.wasm: $(CORE_SRC) $(WASM_GLUE) $(HDRS) | $(W)/
 	@rm -rf $(W)/obj-core && mkdir -p $(W)/obj-core
@@ -70,9 +70,10 @@ $(W)/holo-raw.wasm: $(CORE_SRC) $(STD_SRC) $(CLI_SRC) $(HDRS) | $(W)/
 	$(CLANG) $(WASI_CFLAGS) $(CORE_SRC) $(STD_SRC) $(CLI_SRC) -Wl,-z,stack-size=1048576 -o $@
 $(W)/holo.wasm: $(W)/holo-raw.wasm
 	$(WASMOPT) -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext $< -o $@
-# ... shipped in the npm package: its `holo` bin runs it (bindings-js/bin/wasi-runner.js)
-$(PKG_WASM)/holo.wasm: $(W)/holo.wasm | $(PKG_WASM)/
-	cp $< $@
+# ... shipped in the npm package: its `holo` bin runs it (bindings-js/bin/wasi-runner.js);
+# not in dist/ itself, where every *.wasm is a core module (the rm: where it was first put)
+$(PKG_WASM)/wasi/holo.wasm: $(W)/holo.wasm | $(PKG_WASM)/wasi/
+	rm -f $(PKG_WASM)/holo.wasm && cp $< $@
 
 # GEMM peak probe (bench/gemm-peak.c; issue 5): a tiny freestanding module per
 # flavour, no runtime. `make bench-gemm` prints peak GFLOP/s and gemm_efficiency.

@@ -4,7 +4,7 @@
 //
 // One implementation per verb (docs/decisions.md 31): info, run, bench,
 // verify, refine, generate, dump and --help are the C program (wasi/cli-*.c),
-// run here as dist/holo.wasm under node:wasi (./wasi-runner.js) -- the same
+// run here as dist/wasi/holo.wasm under node:wasi (./wasi-runner.js) -- the same
 // code and bytes as `wasmtime run --dir . holo.wasm VERB ...` and the native
 // build/native/holo. Only `convert` is JavaScript, because the converter is
 // (compiler/); `--version` is the package's.

@@ -1,4 +1,4 @@
-// Runs holo.wasm -- the C `holo` (wasi/cli-*.c), shipped as dist/holo.wasm --
+// Runs holo.wasm -- the C `holo` (wasi/cli-*.c), shipped as dist/wasi/holo.wasm --
 // under node:wasi, so that `npx holo VERB ...` and `wasmtime run holo.wasm
 // VERB ...` are the same code (docs/cli.md, docs/decisions.md 31).
 //
@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 export const NODE_WASI_FLAGS = ['--no-turbo-fast-api-calls'];
 
 /** The WASI program of this package. */
-export const HOLO_WASM = fileURLToPath(new URL('../dist/holo.wasm', import.meta.url));
+export const HOLO_WASM = fileURLToPath(new URL('../dist/wasi/holo.wasm', import.meta.url));
 
 const HERE = fileURLToPath(import.meta.url);
 
@@ -87,7 +87,7 @@ export async function runHolo(args, opts = {}) {
   return r.status ?? 4;
 }
 
-/** HOLO_WASM=path runs another build of the program (default: the package's dist/holo.wasm). */
+/** HOLO_WASM=path runs another build of the program (default: the package's dist/wasi/holo.wasm). */
 export const holoOptions = () => (process.env.HOLO_WASM ? { wasm: process.env.HOLO_WASM } : {});
 
 const isMain = process.argv[1] && fs.realpathSync(process.argv[1]) === fs.realpathSync(HERE);

@@ -1,5 +1,5 @@
 // The `holo` command shipped in the npm package (bindings-js/bin/holo.js):
-// `convert` in JS, every other verb the C program (dist/holo.wasm under
+// `convert` in JS, every other verb the C program (dist/wasi/holo.wasm under
 // node:wasi, bin/wasi-runner.js) -- tests/js/cli-parity.test.mjs shows each
 // verb and error case equal to tools/wasi-run.mjs and the native build. Here:
 // what the package ships, the host the runner gives holo.wasm (paths relative,
@@ -46,12 +46,12 @@ function npy(shape, f32) {
 test('the package ships the bin, its runner and holo.wasm (the bytes `make build` made)', () => {
   const pkg = JSON.parse(fs.readFileSync(join(PKG, 'package.json'), 'utf8'));
   assert.equal(pkg.bin, { holo: './bin/holo.js' });
-  for (const f of ['bin/holo.js', 'bin/wasi-runner.js', 'dist/*.wasm']) assert.ok(pkg.files.includes(f), `files lacks ${f}`);
+  for (const f of ['bin/holo.js', 'bin/wasi-runner.js', 'dist/wasi/holo.wasm']) assert.ok(pkg.files.includes(f), `files lacks ${f}`);
   assert.ok(fs.statSync(BIN).mode & 0o111, 'executable');
   assert.match(fs.readFileSync(BIN, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env node$/);
-  const shipped = join(PKG, 'dist', 'holo.wasm'), built = join(ROOT, 'build', 'wasm', 'holo.wasm');
+  const shipped = join(PKG, 'dist', 'wasi', 'holo.wasm'), built = join(ROOT, 'build', 'wasm', 'holo.wasm');
   assert.ok(fs.existsSync(shipped), `${shipped} is not built: run \`make build\``);
-  assert.ok(fs.readFileSync(shipped).equals(fs.readFileSync(built)), 'dist/holo.wasm is build/wasm/holo.wasm');
+  assert.ok(fs.readFileSync(shipped).equals(fs.readFileSync(built)), 'dist/wasi/holo.wasm is build/wasm/holo.wasm');
   assert.equal(RUNNER_FLAGS, NODE_WASI_FLAGS, 'the package and tools/wasi-run.mjs run node:wasi with the same flags');
 });
 

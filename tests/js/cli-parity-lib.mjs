@@ -22,7 +22,7 @@ import { NODE_WASI_FLAGS } from '../../tools/wasi-run.mjs';
 const BIN = join(PKG, 'bin', 'holo.js');
 const WASI_RUN = join(ROOT, 'tools', 'wasi-run.mjs');
 export const NATIVE = process.env.HOLO_BIN ?? join(ROOT, 'build', 'native', 'holo');
-export const HOLO_WASM = join(PKG, 'dist', 'holo.wasm');
+export const HOLO_WASM = join(PKG, 'dist', 'wasi', 'holo.wasm');
 const KINDS = ['js', 'wasi', 'native'];
 export const VOCAB = 'abcdefghijklmnopqrstuvwxyz .,!?;'; // the gen-* fixtures' 32 tokens
 
