@@ -30,12 +30,12 @@
 // -> writeHolo. Anything that cannot be converted exactly throws an Error
 // naming the op, the node and what is missing.
 import { readModel, dtypeName } from './onnx-reader.js';
-import { IR, DT, DTYPE_SIZE, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from './ir.js';
-import { OPS, Unsupported } from './onnx-ops.js';
+import { IR, DT, DTYPE_SIZE } from './ir.js';
+import { normalizeNodes, nodeDesc } from './normalize.js';
 import { GraphBuilder } from './graph.js';
 import { writeHolo } from './holo-writer.js';
 import { removeIdentity } from './rewrites/remove-identity.js';
-import { foldNode, foldConstants, outputBytes, nodeWork, FOLD_TOTAL_FACTOR, FOLD_TOTAL_SLACK } from './rewrites/fold-constants.js';
+import { foldConstants, outputBytes, nodeWork, FOLD_TOTAL_FACTOR, FOLD_TOTAL_SLACK } from './rewrites/fold-constants.js';
 import { compileFoldCore, foldHost, KernelFolder, FOLD_VARIANT } from './fold-runtime.js';
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
@@ -83,8 +83,6 @@ export function backendHasOp(rt, op) {
   m.set(op, ok);
   return ok;
 }
-
-const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
 
 export const TRIAL_LOAD_FACTOR = 2;
 export const TRIAL_LOAD_SLACK = 64 * 1024 * 1024;
@@ -136,42 +134,20 @@ export function convert(onnxBytes, opts = {}) {
   }
 }
 
-function convertWith(onnxBytes, opts, runtimeRt, fold) {
-  const checkBackend = opts.checkBackend ?? true;
-  const shapes = opts.shapes ?? {};
-  const progress = typeof opts.onProgress === 'function' ? opts.onProgress : () => {};
-  progress('decode', 0, 1);
-  const model = readModel(onnxBytes);
-  progress('decode', 1, 1);
-
-  // ---- opset
+/** The model's default-domain opset; refuses other domains in use and opsets outside MIN_OPSET..MAX_OPSET. */
+function modelOpset(model) {
   for (const [dom, v] of Object.entries(model.opsets))
     if (dom !== '' && dom !== 'ai.onnx' && model.graph.nodes.some((n) => n.domain === dom))
       throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported`);
   const opset = model.opsets[''] ?? model.opsets['ai.onnx'];
   if (opset === undefined) throw new Error('unsupported model: no default-domain opset_import');
   if (opset < MIN_OPSET || opset > MAX_OPSET) throw new Error(`unsupported opset ${opset}: hologram-exec converts opsets ${MIN_OPSET}..${MAX_OPSET}`);
+  return opset;
+}
 
-  const ir = new IR();
-  ir.opset = opset;
-  // all folds of this conversion together: in proportion to the file, so a
-  // chain of folds that each stay within 4x their inputs cannot compound
-  ir.foldLimit = { total: FOLD_TOTAL_FACTOR * (onnxBytes.byteLength ?? onnxBytes.length) + FOLD_TOTAL_SLACK, used: 0 };
-  const g = model.graph;
-  const report = { opset, producer: model.producer, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
-
-  // ---- values: initializers, inputs
-  const vinfo = new Map();
-  for (const v of [...g.valueInfo, ...g.outputs]) vinfo.set(v.name, v);
-  const inits = new Set();
-  for (const t of g.initializers) {
-    if (ir.has(t.name)) throw new Error(`initializer '${t.name}' is defined twice`);
-    ir.addValue({ name: t.name, dtype: t.dtype, shape: t.dims, kind: 'const', bytes: t.bytes });
-    inits.add(t.name);
-  }
-  const usedSyms = new Set();
-  for (const inp of g.inputs) for (const d of inp.shape ?? []) if (typeof d === 'string') usedSyms.add(d);
-  const bind = new Map(); // symbol -> number, from opts.shapes
+/** Symbol -> number from opts.shapes (--shape), checked against the model's inputs. */
+function bindShapes(g, shapes, inits) {
+  const bind = new Map();
   for (const [name, dims] of Object.entries(shapes)) {
     const inp = g.inputs.find((i) => i.name === name && !inits.has(i.name));
     if (!inp) throw new Error(`--shape: '${name}' is not a graph input (inputs: ${g.inputs.filter((i) => !inits.has(i.name)).map((i) => i.name).join(', ')})`);
@@ -185,6 +161,23 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
       }
     });
   }
+  return bind;
+}
+
+/**
+ * The graph's values into `ir`: initializers as constants, the other inputs
+ * with their (specialised) shapes. Returns the initializers' names.
+ */
+function importValues(ir, g, shapes, report) {
+  const inits = new Set();
+  for (const t of g.initializers) {
+    if (ir.has(t.name)) throw new Error(`initializer '${t.name}' is defined twice`);
+    ir.addValue({ name: t.name, dtype: t.dtype, shape: t.dims, kind: 'const', bytes: t.bytes });
+    inits.add(t.name);
+  }
+  const usedSyms = new Set();
+  for (const inp of g.inputs) for (const d of inp.shape ?? []) if (typeof d === 'string') usedSyms.add(d);
+  const bind = bindShapes(g, shapes, inits);
   for (const inp of g.inputs) {
     if (inits.has(inp.name)) continue; // an initializer that is also an input is a constant
     if (inp.nonTensor) throw new Error(`unsupported input '${inp.name}': type ${inp.nonTensor} (only tensors are supported)`);
@@ -198,109 +191,18 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     ir.inputs.push(inp.name);
     report.inputs.push({ name: inp.name, dtype: dtypeName(inp.dtype), shape });
   }
+  return inits;
+}
 
-  // ---- normalization context
-  let out = [];
-  const defineOut = (name, dtype, shape) => {
-    if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
-    ir.addValue({ name, dtype, shape, kind: 'node' });
-  };
-  let cur = null; // the ONNX node being normalized
-  const ctx = {
-    opset,
-    value: (n) => {
-      // normalizers ask for the values they need: an absent one is the model's fault
-      const v = ir.get(n);
-      if (!v) throw new Error(`a required input of ${nodeDesc(cur)} (${cur.opType}) is missing`);
-      return v;
-    },
-    shape: (n) => ir.get(n)?.shape ?? null,
-    sv: (n) => ir.get(n)?.sv ?? null,
-    isConst: (n) => ir.isConst(n),
-    tmp: (hint) => ir.fresh(hint),
-    constI64: (hint, arr) => ir.addConst(hint, DT.i64, [arr.length], i64Bytes(arr)),
-    constRaw: (hint, dtype, dims, bytes) => ir.addConst(hint, dtype, dims, bytes),
-    constScalar: (hint, dtype, x) => ir.addConst(hint, dtype, [], writeElems(dtype, [dtype === DT.i64 || dtype === DT.u64 ? BigInt(Math.trunc(x)) : x])),
-    trimOutputs(outs) {
-      // drop trailing outputs that are absent or used nowhere in the graph
-      const used = new Set(g.outputs.map((o) => o.name));
-      for (const nd of g.nodes) for (const i of nd.inputs) used.add(i);
-      const o = [...outs];
-      while (o.length > 1 && (!o[o.length - 1] || !used.has(o[o.length - 1]))) o.pop();
-      return o;
-    },
-    inferOnly(op, inputs, attrs) {
-      return inferNode(ir, { op, inputs, outputs: ['?'], attrs });
-    },
-    defineConst(name, dtype, dims, bytes) {
-      if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
-      ir.addValue({ name, dtype, shape: dims, kind: 'const', bytes });
-    },
-    reshapeTo(x, want) {
-      const v = ir.get(x);
-      if (!v) throw new Error(`a required input of ${nodeDesc(cur)} (${cur.opType}) is missing`);
-      if (v.kind === 'const') {
-        const shape = reshapeShape(v.shape, want, 0);
-        if (!shape || !isConcrete(shape)) throw new Error(`internal: cannot reshape constant '${x}' ${JSON.stringify(v.shape)} to ${JSON.stringify(want)}`);
-        return ir.addConst(`${x}_r`, v.dtype, shape, v.bytes);
-      }
-      const [y] = ctx.emit('Reshape', [x, ctx.constI64(`${x}_shape`, want)], [ir.fresh(`${x}_r`)], { allowzero: { type: 'int', value: 0 } });
-      return y;
-    },
-    emit(op, inputs, outputs, attrs) {
-      for (const i of inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${nodeDesc(cur)} (${cur.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);
-      // the node producing the ONNX node's first output keeps its name; helper nodes get name/op
-      const main = outputs.includes(cur.outputs[0]) || !cur.name;
-      const node = { op, name: main ? cur.name : `${cur.name}/${op}`, inputs: [...inputs], outputs: [...outputs], attrs };
-      const inf = inferNode(ir, node);
-      node.outputs.forEach((o, k) => { if (o) defineOut(o, inf[k].dtype, inf[k].shape); });
-      // absent outputs ('') are dropped only at the end
-      while (node.outputs.length > 1 && !node.outputs[node.outputs.length - 1]) node.outputs.pop();
-      const r = foldNode(ir, node, fold);
-      if (!(r === 'const' && node.outputs.every((o) => ir.isConst(o)))) out.push(node);
-      return node.outputs;
-    },
-  };
-
-  const nNodes = g.nodes.length;
-  const nodes = topoSort(g.nodes, new Set([...inits, ...g.inputs.map((i) => i.name)]));
-  for (const [i, n] of nodes.entries()) {
-    progress('nodes', i, nNodes);
-    cur = n;
-    report.ops[n.opType] = (report.ops[n.opType] ?? 0) + 1;
-    const where = `${nodeDesc(n)}`;
-    if (n.domain && n.domain !== 'ai.onnx') throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
-    const spec = OPS[n.opType]; // OPS has no prototype: 'constructor' is no op
-    if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
-    for (const [k, a] of Object.entries(n.attrs)) {
-      if (!spec.attrs.includes(k)) throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is not supported (opset ${opset})`);
-      if (a.type === 'graph' || a.type === 'other') throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is ${a.why}`);
-    }
-    // every supported op but Constant reads input 0 and writes output 0
-    if (!n.inputs[0] && n.opType !== 'Constant') throw new Error(`unsupported op '${n.opType}' (${where}): input 0 is missing`);
-    if (!n.outputs[0]) throw new Error(`unsupported op '${n.opType}' (${where}): output 0 is missing`);
-    // every input is defined before the normalizer reads it (ctx.value of an
-    // undefined name is undefined; emit's own check comes too late for those)
-    for (const i of n.inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${where} (${n.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);
-    try {
-      spec.norm(ctx, n);
-    } catch (e) {
-      if (e instanceof Unsupported) throw new Error(`unsupported op '${n.opType}' (${where}): ${e.message}`);
-      throw e;
-    }
-  }
-  progress('nodes', nNodes, nNodes);
-  ir.nodes = out;
-  out = null;
-
-  // ---- graph outputs
+function addGraphOutputs(ir, g) {
   for (const o of g.outputs) {
     if (!ir.has(o.name)) throw new Error(`graph output '${o.name}' is not produced by any node`);
     ir.outputs.push(o.name);
   }
+}
 
-  // ---- rewrites
-  progress('rewrites', 0, 1);
+/** The graph rewrites, in order (docs/converter.md). */
+function rewrite(ir, opts, fold) {
   removeIdentity(ir);
   fuseBatchNorm(ir);
   foldConstants(ir, { runtime: fold });
@@ -315,13 +217,15 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     packWeights(ir);
     removeDeadNodes(ir);
   }
+}
 
-  // ---- what is left must be expressible and executable
+/** What is left must be expressible (stored attribute types, distinct outputs) and, with `backendRt`, executable. */
+function checkExpressible(ir, backendRt) {
   for (const n of ir.nodes) {
     for (const [k, a] of Object.entries(n.attrs))
       if (!['int', 'float', 'ints', 'floats', 'string'].includes(a.type))
         throw new Error(`unsupported op '${n.op}' (${nodeDesc(n)}): attribute '${k}' of type ${a.type} cannot be stored (it must fold to a constant)`);
-    if (checkBackend && runtimeRt && !backendHasOp(runtimeRt, n.op))
+    if (backendRt && !backendHasOp(backendRt, n.op))
       throw new Error(`unsupported op '${n.op}' (${nodeDesc(n)}): not implemented by hologram-exec (backend has no ${n.op} kernel${['Shape', 'Size', 'Gather', 'Unsqueeze', 'Squeeze', 'Cast', 'Slice', 'ConstantOfShape', 'Range'].includes(n.op) ? '; it did not fold to a constant' : ''})`);
   }
   const seenOut = new Set();
@@ -329,9 +233,10 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     if (seenOut.has(o)) throw new Error(`graph outputs list value '${o}' twice after Identity removal (not expressible in .holo)`);
     seenOut.add(o);
   }
+}
 
-  // ---- emit
-  progress('emit', 0, 1);
+/** The graph JSON of `ir` (docs/holo-format.md §8): meta, inputs, constants at first use, nodes, outputs. */
+function emitGraph(ir, model, opset, opts) {
   const gb = new GraphBuilder();
   gb.meta('producer', opts.producer ?? PRODUCER);
   if (model.producer) gb.meta('source', model.producer);
@@ -357,25 +262,30 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
     n.outputs.forEach((o, k) => ids.set(o, outs[k]));
   }
   for (const o of ir.outputs) gb.output(valueId(o));
-  const graph = gb.toJSON();
-  const holo = writeHolo(graph);
-  if (checkBackend && runtimeRt) {
-    // The backend's own load is the last check: a graph it refuses (a kernel
-    // that lacks these dtypes, an output too large to address) is refused
-    // here, naming why, rather than written as a file that never loads. Only
-    // this host's memory (MEMORY, BUDGET) is not held against the graph: the
-    // trial load runs under a memory budget (trialLoadOptions), and a value
-    // over it is 'converted; needs that memory at load'.
-    report.trialLoad = trialLoadOptions(ir, holo);
-    try {
-      runtimeRt.load(holo, { memoryBudget: report.trialLoad.memoryBudget, warmCone: report.trialLoad.warmCone }).dispose();
-    } catch (e) {
-      if (e?.code !== 'MEMORY' && e?.code !== 'BUDGET') throw new Error(`the backend refuses the converted graph: ${e?.message ?? String(e)}`, { cause: e });
-      report.loadNeedsMemory = e.message;
-    }
-  }
+  return gb.toJSON();
+}
 
-  report.backendChecked = !!(checkBackend && runtimeRt);
+/**
+ * The backend's own load is the last check: a graph it refuses (a kernel
+ * that lacks these dtypes, an output too large to address) is refused
+ * here, naming why, rather than written as a file that never loads. Only
+ * this host's memory (MEMORY, BUDGET) is not held against the graph: the
+ * trial load runs under a memory budget (trialLoadOptions), and a value
+ * over it is 'converted; needs that memory at load'.
+ */
+function trialLoad(rt, ir, holo, report) {
+  report.trialLoad = trialLoadOptions(ir, holo);
+  try {
+    rt.load(holo, { memoryBudget: report.trialLoad.memoryBudget, warmCone: report.trialLoad.warmCone }).dispose();
+  } catch (e) {
+    if (e?.code !== 'MEMORY' && e?.code !== 'BUDGET') throw new Error(`the backend refuses the converted graph: ${e?.message ?? String(e)}`, { cause: e });
+    report.loadNeedsMemory = e.message;
+  }
+}
+
+/** The report's summary of what was written. */
+function summarize(report, ir, graph, fold, backendChecked) {
+  report.backendChecked = backendChecked;
   report.wasmFolding = fold.available;
   report.folded = { runtime: { ...ir.foldStats?.runtime }, js: { ...ir.foldStats?.js }, overBudget: { ...ir.foldStats?.overBudget } };
   report.nodes = ir.nodes.length;
@@ -383,5 +293,36 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   report.opsOut = {};
   for (const n of ir.nodes) report.opsOut[n.op] = (report.opsOut[n.op] ?? 0) + 1;
   report.outputs = ir.outputs.map((o) => ({ name: o, dtype: dtypeName(ir.get(o).dtype), shape: ir.get(o).shape }));
+}
+
+// Pipeline: decode -> opset -> values -> normalize -> outputs -> rewrites -> checks -> emit -> trial load.
+function convertWith(onnxBytes, opts, runtimeRt, fold) {
+  const checkBackend = opts.checkBackend ?? true;
+  const shapes = opts.shapes ?? {};
+  const progress = typeof opts.onProgress === 'function' ? opts.onProgress : () => {};
+  progress('decode', 0, 1);
+  const model = readModel(onnxBytes);
+  progress('decode', 1, 1);
+  const opset = modelOpset(model);
+  const ir = new IR();
+  ir.opset = opset;
+  // all folds of this conversion together: in proportion to the file, so a
+  // chain of folds that each stay within 4x their inputs cannot compound
+  ir.foldLimit = { total: FOLD_TOTAL_FACTOR * (onnxBytes.byteLength ?? onnxBytes.length) + FOLD_TOTAL_SLACK, used: 0 };
+  const g = model.graph;
+  const report = { opset, producer: model.producer, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
+  const inits = importValues(ir, g, shapes, report);
+  const nodes = topoSort(g.nodes, new Set([...inits, ...g.inputs.map((i) => i.name)]));
+  normalizeNodes(ir, g, nodes, { opset, fold, report, progress });
+  addGraphOutputs(ir, g);
+  progress('rewrites', 0, 1);
+  rewrite(ir, opts, fold);
+  const backendRt = checkBackend && runtimeRt ? runtimeRt : null;
+  checkExpressible(ir, backendRt);
+  progress('emit', 0, 1);
+  const graph = emitGraph(ir, model, opset, opts);
+  const holo = writeHolo(graph);
+  if (backendRt) trialLoad(backendRt, ir, holo, report);
+  summarize(report, ir, graph, fold, !!backendRt);
   return { holo, graph, report };
 }

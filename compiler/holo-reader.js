@@ -20,17 +20,22 @@ function jsonInt(b) {
   return b >= -SAFE && b <= SAFE ? Number(b) : b.toString();
 }
 
-export function readHolo(input) {
-  const fail = (msg) => { throw new Error(`holo: ${msg}`); };
+/** The archive's bytes and the reads every stage shares; `fail` throws `holo: msg`. */
+function archiveView(input) {
   const u8 = toBytes(input, 'readHolo input');
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
-  const len = u8.length;
-  const u16 = (p) => dv.getUint16(p, true);
-  const u32 = (p) => dv.getUint32(p, true);
-  const u64 = (p) => dv.getBigUint64(p, true);
-  const i64 = (p) => dv.getBigInt64(p, true);
+  return {
+    u8, len: u8.length,
+    fail: (msg) => { throw new Error(`holo: ${msg}`); },
+    u16: (p) => dv.getUint16(p, true),
+    u32: (p) => dv.getUint32(p, true),
+    u64: (p) => dv.getBigUint64(p, true),
+    i64: (p) => dv.getBigInt64(p, true),
+  };
+}
 
-  // ---- §1 header
+/** §1 header: returns the section count. */
+function readHeader({ u8, len, fail, u16, u32, u64 }) {
   if (len < 8 || !MAGIC.every((b, i) => u8[i] === b)) fail('bad magic');
   if (len < HEADER_SIZE) fail(`file of ${len} bytes is shorter than the header (file_size)`);
   const major = u16(8);
@@ -40,8 +45,11 @@ export function readHolo(input) {
   const fileSize = u64(16);
   if (fileSize !== BigInt(len)) fail(`file_size ${fileSize} != actual length ${len}`);
   if (u64(24) !== 0n) fail('nonzero reserved header field');
+  return nSec;
+}
 
-  // ---- §2 section table
+/** §2 section table: Map(id -> { id, off, len }) of the known sections, checked for bounds, alignment, overlap. */
+function readSectionTable({ u8, len, fail, u32, u64 }, nSec) {
   const tableEnd = HEADER_SIZE + SECTION_ENTRY_SIZE * nSec;
   if (tableEnd > len) fail(`section table (${nSec} entries) out of bounds of the file`);
   const sec = new Map();
@@ -71,9 +79,21 @@ export function readHolo(input) {
     if (sorted[i].off < sorted[i - 1].off + sorted[i - 1].len)
       fail(`sections ${JSON.stringify(sorted[i - 1].id)} and ${JSON.stringify(sorted[i].id)} overlap`);
   for (const id of MANDATORY) if (!sec.has(id)) fail(`missing section ${id}`);
+  return sec;
+}
 
-  // ---- counted sections (count limits as the C reader's, runtime/archive.c)
-  const LIMIT = { SYMS: MAX_VALUES, META: MAX_VALUES, VALS: MAX_VALUES, CONS: MAX_VALUES, ATTR: MAX_VALUES, NODE: MAX_NODES, IOIX: Math.floor(0xffffffff / 4), STAT: 64 };
+// count limits as the C reader's, runtime/archive.c
+const LIMIT = { SYMS: MAX_VALUES, META: MAX_VALUES, VALS: MAX_VALUES, CONS: MAX_VALUES, ATTR: MAX_VALUES, NODE: MAX_NODES, IOIX: Math.floor(0xffffffff / 4), STAT: 64 };
+
+/** Adds the section readers to the view: counted(id) -> { n, base }, str/text of a STRS reference. */
+function withSections(view, sec) {
+  const { u8, fail, u32 } = view;
+  const STRS = sec.get('STRS');
+  const str = (p, what) => {
+    const o = u32(p), l = u32(p + 4);
+    if (o + l > STRS.len) fail(`${what}: string (${o}, ${l}) out of range of STRS (${STRS.len} bytes)`);
+    return u8.subarray(STRS.off + o, STRS.off + o + l);
+  };
   const counted = (id) => {
     const s = sec.get(id);
     if (!s) return { n: 0, base: 0 };
@@ -85,32 +105,28 @@ export function readHolo(input) {
       fail(`section ${id}: length ${s.len} != 4 + count ${n} * ${rs}`);
     return { n, base: s.off + 4 };
   };
-  const STRS = sec.get('STRS');
-  const str = (p, what) => {
-    const o = u32(p), l = u32(p + 4);
-    if (o + l > STRS.len) fail(`${what}: string (${o}, ${l}) out of range of STRS (${STRS.len} bytes)`);
-    return u8.subarray(STRS.off + o, STRS.off + o + l);
-  };
-  const text = (p, what) => dec.decode(str(p, what));
+  return { ...view, sec, counted, str, text: (p, what) => dec.decode(str(p, what)) };
+}
 
+function readMeta({ counted, text }) {
   const META = counted('META');
   const meta = [];
   for (let i = 0; i < META.n; i++) {
     const p = META.base + 16 * i;
     meta.push([text(p, `meta ${i} key`), text(p + 8, `meta ${i} value`)]);
   }
+  return meta;
+}
+
+function readSymbols({ counted, text }) {
   const SYMS = counted('SYMS');
   const symbols = [];
   for (let i = 0; i < SYMS.n; i++) symbols.push(text(SYMS.base + 8 * i, `symbol ${i}`));
+  return symbols;
+}
 
-  const VALS = counted('VALS');
-  const CONS = counted('CONS');
-  const ATTR = counted('ATTR');
-  const NODE = counted('NODE');
-  const IOIX = counted('IOIX');
-  if (CONS.n > 0 && !sec.has('DATA')) fail('missing section DATA (CONS is not empty)');
-
-  // PORT: u32 n_in, ids, u32 n_out, ids
+/** PORT: u32 n_in, ids, u32 n_out, ids. Returns { nIn, nOut } after checking the lengths. */
+function readPortCounts({ sec, fail, u32 }) {
   const PORT = sec.get('PORT');
   if (PORT.len < 8) fail(`section PORT: length ${PORT.len} too short for its counts`);
   const nIn = u32(PORT.off);
@@ -119,12 +135,38 @@ export function readHolo(input) {
   const nOut = u32(PORT.off + 4 + 4 * nIn);
   if (nOut > MAX_PORTS) fail(`PORT n_out count ${nOut} exceeds ${MAX_PORTS}`);
   if (PORT.len !== 8 + 4 * (nIn + nOut)) fail(`section PORT: length ${PORT.len} != 8 + 4 * (count ${nIn} + count ${nOut})`);
+  return { nIn, nOut };
+}
 
-  // ---- VALS records
-  const DATA = sec.get('DATA') ?? { off: 0, len: 0 };
+/** Dims of a VALS record: numbers, symbol names for negative dims; unused slots must be zero. */
+function readDims({ fail, i64 }, p, { w, kind, rank }, symbols) {
+  const r = rank === RANK_UNKNOWN ? 0 : rank;
+  const dims = [];
+  for (let k = 0; k < MAX_RANK; k++) {
+    const d = i64(p + 16 + 8 * k);
+    if (k >= r) {
+      if (d !== 0n) fail(`${w}: unused dims slot ${k} is not zero`);
+      continue;
+    }
+    if (d < 0n) {
+      if (kind === KIND.const) fail(`${w}: constant dims must be >= 0, dim ${k} is ${d}`);
+      const s = -d - 1n;
+      if (s >= BigInt(symbols.length)) fail(`${w}: dim ${k} refers to symbol ${s}, out of range (${symbols.length} symbols)`);
+      dims.push(symbols[Number(s)]);
+    } else {
+      if (d > SAFE) fail(`${w}: dim ${k} = ${d} too large for this reader`);
+      dims.push(Number(d));
+    }
+  }
+  return dims;
+}
+
+/** VALS records: [{ name, dtype, kind, shape, aux, w }] (w: how messages name the value). */
+function readValues(view, n, symbols) {
+  const { u8, fail, u32, text } = view;
   const vals = [];
-  for (let id = 0; id < VALS.n; id++) {
-    const p = VALS.base + 80 * id;
+  for (let id = 0; id < n.VALS.n; id++) {
+    const p = n.VALS.base + 80 * id;
     const what = `value ${id}`;
     const name = text(p, `${what} name`);
     const dtype = u8[p + 8], rank = u8[p + 9], kind = u8[p + 10];
@@ -135,32 +177,19 @@ export function readHolo(input) {
     if (rank === RANK_UNKNOWN) {
       if (kind !== KIND.node) fail(`${w}: unknown rank (255) on a value of kind ${KIND_NAMES[kind]}`);
     } else if (rank > MAX_RANK) fail(`${w}: rank ${rank} exceeds ${MAX_RANK}`);
-    const r = rank === RANK_UNKNOWN ? 0 : rank;
-    const dims = [];
-    for (let k = 0; k < MAX_RANK; k++) {
-      const d = i64(p + 16 + 8 * k);
-      if (k >= r) {
-        if (d !== 0n) fail(`${w}: unused dims slot ${k} is not zero`);
-        continue;
-      }
-      if (d < 0n) {
-        if (kind === KIND.const) fail(`${w}: constant dims must be >= 0, dim ${k} is ${d}`);
-        const s = -d - 1n;
-        if (s >= BigInt(SYMS.n)) fail(`${w}: dim ${k} refers to symbol ${s}, out of range (${SYMS.n} symbols)`);
-        dims.push(symbols[Number(s)]);
-      } else {
-        if (d > SAFE) fail(`${w}: dim ${k} = ${d} too large for this reader`);
-        dims.push(Number(d));
-      }
-    }
+    const dims = readDims(view, p, { w, kind, rank }, symbols);
     const aux = u32(p + 12);
     if (kind === KIND.input && aux !== 0) fail(`${w}: input with nonzero aux ${aux}`);
-    if (kind === KIND.const && aux >= CONS.n) fail(`${w}: aux ${aux} is not a CONS index (${CONS.n} constants)`);
-    if (kind === KIND.node && aux >= NODE.n) fail(`${w}: aux ${aux} is not a NODE index (${NODE.n} nodes)`);
+    if (kind === KIND.const && aux >= n.CONS.n) fail(`${w}: aux ${aux} is not a CONS index (${n.CONS.n} constants)`);
+    if (kind === KIND.node && aux >= n.NODE.n) fail(`${w}: aux ${aux} is not a NODE index (${n.NODE.n} nodes)`);
     vals.push({ name, dtype, kind, shape: rank === RANK_UNKNOWN ? null : dims, aux, w });
   }
+  return vals;
+}
 
-  // ---- CONS records and their values
+/** CONS records: sets data (hex) and digest on each constant value; each record is referred to exactly once. */
+function readConstants({ u8, sec, fail, u64 }, CONS, vals) {
+  const DATA = sec.get('DATA') ?? { off: 0, len: 0 };
   const consRefs = new Array(CONS.n).fill(0);
   const cons = [];
   for (let i = 0; i < CONS.n; i++) {
@@ -180,9 +209,11 @@ export function readHolo(input) {
     v.data = Buffer.from(u8.subarray(DATA.off + c.off, DATA.off + c.off + c.len)).toString('hex');
     v.digest = c.digest;
   }
-  consRefs.forEach((n, i) => { if (n !== 1) fail(`constant ${i} is referred to by ${n} values (must be exactly 1)`); });
+  consRefs.forEach((k, i) => { if (k !== 1) fail(`constant ${i} is referred to by ${k} values (must be exactly 1)`); });
+}
 
-  // ---- ATTR records
+/** ATTR records: [{ name, type (name), value }]. */
+function readAttrs({ fail, u32, str, text }, ATTR) {
   const attrs = [];
   for (let i = 0; i < ATTR.n; i++) {
     const p = ATTR.base + 24 * i;
@@ -195,31 +226,37 @@ export function readHolo(input) {
     const plen = u32(p + 20);
     if (BigInt(plen) !== BigInt(count) * BigInt(unit)) fail(`${w}: payload length ${plen} != count ${count} * ${unit}`);
     const pay = str(p + 16, `${w} payload`);
-    const pd = new DataView(pay.buffer, pay.byteOffset, pay.byteLength);
-    let value;
-    switch (type) {
-      case 1: value = jsonInt(pd.getBigInt64(0, true)); break;
-      case 2: value = pd.getFloat32(0, true); break;
-      case 3: value = Array.from({ length: count }, (_, k) => jsonInt(pd.getBigInt64(8 * k, true))); break;
-      case 4: value = Array.from({ length: count }, (_, k) => pd.getFloat32(4 * k, true)); break;
-      case 5: value = dec.decode(pay); break;
-    }
-    attrs.push({ name, type: ATTR_TYPE_NAMES[type], value });
+    attrs.push({ name, type: ATTR_TYPE_NAMES[type], value: attrValue(type, count, pay) });
   }
+  return attrs;
+}
 
-  // ---- NODE records
-  const ioix = (k) => u32(IOIX.base + 4 * k);
+function attrValue(type, count, pay) {
+  const pd = new DataView(pay.buffer, pay.byteOffset, pay.byteLength);
+  switch (type) {
+    case 1: return jsonInt(pd.getBigInt64(0, true));
+    case 2: return pd.getFloat32(0, true);
+    case 3: return Array.from({ length: count }, (_, k) => jsonInt(pd.getBigInt64(8 * k, true)));
+    case 4: return Array.from({ length: count }, (_, k) => pd.getFloat32(4 * k, true));
+    case 5: return dec.decode(pay);
+  }
+  return undefined;
+}
+
+/** NODE records with their IOIX ranges and attributes: [{ op, name, w, inputs, outputs, attrs }]. */
+function readNodes({ fail, u16, u32, text }, n, attrs) {
+  const ioix = (k) => u32(n.IOIX.base + 4 * k);
   const nodes = [];
-  for (let i = 0; i < NODE.n; i++) {
-    const p = NODE.base + 32 * i;
+  for (let i = 0; i < n.NODE.n; i++) {
+    const p = n.NODE.base + 32 * i;
     const op = text(p, `node ${i} op`), name = text(p + 8, `node ${i} name`);
     const w = `node ${i} (${op}${name ? ' ' + JSON.stringify(name) : ''})`;
     const firstIo = u32(p + 16), nIn_ = u16(p + 20), nOut_ = u16(p + 22);
     const firstAttr = u32(p + 24), nAttrs = u32(p + 28);
     if (nIn_ > MAX_NODE_IN) fail(`${w}: n_in ${nIn_} exceeds ${MAX_NODE_IN}`);
     if (nOut_ < 1 || nOut_ > MAX_NODE_OUT) fail(`${w}: n_out ${nOut_} not in 1..${MAX_NODE_OUT}`);
-    if (firstIo + nIn_ + nOut_ > IOIX.n) fail(`${w}: IOIX range [${firstIo}, +${nIn_ + nOut_}) out of bounds (${IOIX.n})`);
-    if (firstAttr + nAttrs > ATTR.n) fail(`${w}: ATTR range [${firstAttr}, +${nAttrs}) out of bounds (${ATTR.n})`);
+    if (firstIo + nIn_ + nOut_ > n.IOIX.n) fail(`${w}: IOIX range [${firstIo}, +${nIn_ + nOut_}) out of bounds (${n.IOIX.n})`);
+    if (firstAttr + nAttrs > n.ATTR.n) fail(`${w}: ATTR range [${firstAttr}, +${nAttrs}) out of bounds (${n.ATTR.n})`);
     nodes.push({
       op, name, w,
       inputs: Array.from({ length: nIn_ }, (_, k) => ioix(firstIo + k)),
@@ -227,12 +264,13 @@ export function readHolo(input) {
       attrs: attrs.slice(firstAttr, firstAttr + nAttrs),
     });
   }
-  const inPorts = Array.from({ length: nIn }, (_, k) => u32(PORT.off + 4 + 4 * k));
-  const outPorts = Array.from({ length: nOut }, (_, k) => u32(PORT.off + 8 + 4 * nIn + 4 * k));
+  return nodes;
+}
 
-  // ---- §4 graph rules
-  const checkId = (id, where) => { if (id >= VALS.n) fail(`${where}: value id ${id} out of range (${VALS.n} values)`); };
-  const isInPort = new Uint8Array(VALS.n);
+/** §4 graph rules: ports name values of the right kind once; every node value is produced once, in order. */
+function checkGraphRules(fail, vals, nodes, inPorts, outPorts) {
+  const checkId = (id, where) => { if (id >= vals.length) fail(`${where}: value id ${id} out of range (${vals.length} values)`); };
+  const isInPort = new Uint8Array(vals.length);
   inPorts.forEach((id, k) => {
     checkId(id, `input port ${k}`);
     if (vals[id].kind !== KIND.input) fail(`input port ${k}: ${vals[id].w} is of kind ${KIND_NAMES[vals[id].kind]}, not input`);
@@ -240,7 +278,7 @@ export function readHolo(input) {
     isInPort[id] = 1;
   });
   vals.forEach((v, id) => { if (v.kind === KIND.input && !isInPort[id]) fail(`${v.w} is of kind input but not an input port`); });
-  const produced = new Uint8Array(VALS.n);
+  const produced = new Uint8Array(vals.length);
   nodes.forEach((n, i) => {
     n.inputs.forEach((id, k) => {
       if (id === ABSENT) return;
@@ -258,22 +296,29 @@ export function readHolo(input) {
     });
   });
   vals.forEach((v, id) => { if (v.kind === KIND.node && !produced[id]) fail(`${v.w} of kind node is not produced by any node`); });
-  const isOutPort = new Uint8Array(VALS.n);
+  const isOutPort = new Uint8Array(vals.length);
   outPorts.forEach((id, k) => {
     checkId(id, `output port ${k}`);
     if (isOutPort[id]) fail(`output port ${k}: ${vals[id].w} listed twice`);
     isOutPort[id] = 1;
   });
+}
 
+/** STAT: [[input port, output port]], each port at most once. */
+function readState({ fail, u32, counted }, nIn, nOut) {
   const STAT = counted('STAT');
   const state = [];
   for (let k = 0; k < STAT.n; k++) {
     const i = u32(STAT.base + 8 * k), o = u32(STAT.base + 8 * k + 4);
-    if (i >= inPorts.length || o >= outPorts.length) fail(`state ${k}: port (${i}, ${o}) out of range`);
+    if (i >= nIn || o >= nOut) fail(`state ${k}: port (${i}, ${o}) out of range`);
     if (state.some(([a, b]) => a === i || b === o)) fail(`state ${k}: a port is listed twice`);
     state.push([i, o]);
   }
+  return state;
+}
 
+/** The graph JSON (the writer's schema, plus "digest" on constants). */
+function toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state }) {
   const graph = {
     meta,
     symbols,
@@ -292,4 +337,25 @@ export function readHolo(input) {
   };
   if (state.length) graph.state = state;
   return graph;
+}
+
+export function readHolo(input) {
+  const view0 = archiveView(input);
+  const view = withSections(view0, readSectionTable(view0, readHeader(view0)));
+  const { sec, counted, fail, u32 } = view;
+  const meta = readMeta(view);
+  const symbols = readSymbols(view);
+  const n = {};
+  for (const id of ['VALS', 'CONS', 'ATTR', 'NODE', 'IOIX']) n[id] = counted(id);
+  if (n.CONS.n > 0 && !sec.has('DATA')) fail('missing section DATA (CONS is not empty)');
+  const { nIn, nOut } = readPortCounts(view);
+  const vals = readValues(view, n, symbols);
+  readConstants(view, n.CONS, vals);
+  const nodes = readNodes(view, n, readAttrs(view, n.ATTR));
+  const PORT = sec.get('PORT');
+  const inPorts = Array.from({ length: nIn }, (_, k) => u32(PORT.off + 4 + 4 * k));
+  const outPorts = Array.from({ length: nOut }, (_, k) => u32(PORT.off + 8 + 4 * nIn + 4 * k));
+  checkGraphRules(fail, vals, nodes, inPorts, outPorts);
+  const state = readState(view, inPorts.length, outPorts.length);
+  return toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state });
 }

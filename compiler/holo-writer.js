@@ -91,80 +91,89 @@ function isPlainArray(a) {
   return Array.isArray(a);
 }
 
-/** Validate `graph` and return the normalized form used by the encoder. Throws on any problem. */
-export function validateGraph(graph) {
-  const fail = (msg) => { throw new Error(`holo-writer: ${msg}`); };
-  if (graph === null || typeof graph !== 'object') fail('graph must be an object');
-  const meta = graph.meta ?? [];
-  const symbols = graph.symbols ?? [];
-  const values = graph.values;
-  const nodes = graph.nodes ?? [];
-  const inputs = graph.inputs ?? [];
-  const outputs = graph.outputs ?? [];
-  for (const [k, a] of Object.entries({ meta, symbols, values, nodes, inputs, outputs }))
-    if (!isPlainArray(a)) fail(`"${k}" must be an array`);
+const fail = (msg) => { throw new Error(`holo-writer: ${msg}`); };
 
-  // meta
-  const nMeta = meta.map((p, i) => {
+/** The graph's arrays (absent ones empty; values is required). */
+function graphArrays(graph) {
+  if (graph === null || typeof graph !== 'object') fail('graph must be an object');
+  const arrays = {
+    meta: graph.meta ?? [],
+    symbols: graph.symbols ?? [],
+    values: graph.values,
+    nodes: graph.nodes ?? [],
+    inputs: graph.inputs ?? [],
+    outputs: graph.outputs ?? [],
+  };
+  for (const [k, a] of Object.entries(arrays))
+    if (!isPlainArray(a)) fail(`"${k}" must be an array`);
+  return arrays;
+}
+
+function normMeta(meta) {
+  return meta.map((p, i) => {
     if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string')
       fail(`meta[${i}] must be a [key, value] pair of strings`);
     return [p[0], p[1]];
   });
-  // symbols
+}
+
+/** Map(symbol -> index); symbols are non-empty and distinct. */
+function symbolIndex(symbols) {
   const symIndex = new Map();
   symbols.forEach((s, i) => {
     if (typeof s !== 'string' || s.length === 0) fail(`symbols[${i}] must be a non-empty string`);
     if (symIndex.has(s)) fail(`symbol ${JSON.stringify(s)} is listed twice`);
     symIndex.set(s, i);
   });
-  // values
-  if (values.length > MAX_VALUES) fail(`${values.length} values exceed the limit ${MAX_VALUES}`);
-  const nValues = values.map((v, id) => {
-    const dv = () => describeValue(graph, id);
-    if (v === null || typeof v !== 'object') fail(`value ${id} must be an object`);
-    if (typeof v.name !== 'string') fail(`${dv()}: name must be a string`);
-    if (!DTYPE_SIZE.has(v.dtype)) fail(`${dv()}: dtype ${JSON.stringify(v.dtype)} is not a known dtype code`);
-    if (typeof v.kind !== 'string' || !Object.hasOwn(KIND, v.kind)) fail(`${dv()}: kind ${JSON.stringify(v.kind)} is not input/const/node`);
-    const kind = KIND[v.kind];
-    let dims = null;
-    if (v.shape === null || v.shape === undefined) {
-      if (kind !== KIND.node) fail(`${dv()}: unknown rank (shape null) is only allowed for node outputs`);
-    } else {
-      if (!Array.isArray(v.shape)) fail(`${dv()}: shape must be an array or null`);
-      if (v.shape.length > MAX_RANK) fail(`${dv()}: rank ${v.shape.length} exceeds ${MAX_RANK}`);
-      dims = v.shape.map((d, k) => {
-        if (typeof d === 'string') {
-          if (!symIndex.has(d)) fail(`${dv()}: dim ${k} names symbol ${JSON.stringify(d)} which is not in "symbols"`);
-          if (kind === KIND.const) fail(`${dv()}: constant dims must be concrete, dim ${k} is symbol ${JSON.stringify(d)}`);
-          return -BigInt(symIndex.get(d)) - 1n;
-        }
-        if (typeof d === 'bigint' ? d < 0n : !(Number.isSafeInteger(d) && d >= 0))
-          fail(`${dv()}: dim ${k} = ${d} is not a non-negative integer or symbol name`);
-        return BigInt(d);
-      });
-    }
-    const out = { name: v.name, dtype: v.dtype, kind, dims, aux: 0 };
-    if (kind === KIND.const) {
-      if (v.data === undefined) fail(`${dv()}: constant without "data"`);
-      let bytes;
-      try { bytes = toBytes(v.data, `${dv()} data`); } catch (e) { fail(e.message); }
-      const numel = dims.reduce((a, d) => a * d, 1n);
-      const want = numel * BigInt(DTYPE_SIZE.get(v.dtype));
-      if (BigInt(bytes.length) !== want)
-        fail(`${dv()}: constant length ${bytes.length} != numel ${numel} x ${DTYPE_SIZE.get(v.dtype)} = ${want}`);
-      out.bytes = bytes;
-      out.digestHex = constantDigest(v.dtype, dims, bytes);
-    }
-    return out;
-  });
-  const checkId = (id, where) => {
-    if (!Number.isInteger(id) || id < 0 || id >= values.length)
-      fail(`${where}: value id ${JSON.stringify(id)} out of range (0..${values.length - 1})`);
-  };
+  return symIndex;
+}
 
-  // input ports (rule 2)
-  if (inputs.length > MAX_PORTS) fail(`${inputs.length} input ports exceed ${MAX_PORTS}`);
-  if (outputs.length > MAX_PORTS) fail(`${outputs.length} output ports exceed ${MAX_PORTS}`);
+/** A value's dims as i64 (a symbol d as -index-1), or null for unknown rank. */
+function normDims(v, kind, dv, symIndex) {
+  if (v.shape === null || v.shape === undefined) {
+    if (kind !== KIND.node) fail(`${dv()}: unknown rank (shape null) is only allowed for node outputs`);
+    return null;
+  }
+  if (!Array.isArray(v.shape)) fail(`${dv()}: shape must be an array or null`);
+  if (v.shape.length > MAX_RANK) fail(`${dv()}: rank ${v.shape.length} exceeds ${MAX_RANK}`);
+  return v.shape.map((d, k) => {
+    if (typeof d === 'string') {
+      if (!symIndex.has(d)) fail(`${dv()}: dim ${k} names symbol ${JSON.stringify(d)} which is not in "symbols"`);
+      if (kind === KIND.const) fail(`${dv()}: constant dims must be concrete, dim ${k} is symbol ${JSON.stringify(d)}`);
+      return -BigInt(symIndex.get(d)) - 1n;
+    }
+    if (typeof d === 'bigint' ? d < 0n : !(Number.isSafeInteger(d) && d >= 0))
+      fail(`${dv()}: dim ${k} = ${d} is not a non-negative integer or symbol name`);
+    return BigInt(d);
+  });
+}
+
+/** { name, dtype, kind (code), dims, aux, bytes?, digestHex? } of value `id`. */
+function normValue(graph, v, id, symIndex) {
+  const dv = () => describeValue(graph, id);
+  if (v === null || typeof v !== 'object') fail(`value ${id} must be an object`);
+  if (typeof v.name !== 'string') fail(`${dv()}: name must be a string`);
+  if (!DTYPE_SIZE.has(v.dtype)) fail(`${dv()}: dtype ${JSON.stringify(v.dtype)} is not a known dtype code`);
+  if (typeof v.kind !== 'string' || !Object.hasOwn(KIND, v.kind)) fail(`${dv()}: kind ${JSON.stringify(v.kind)} is not input/const/node`);
+  const kind = KIND[v.kind];
+  const dims = normDims(v, kind, dv, symIndex);
+  const out = { name: v.name, dtype: v.dtype, kind, dims, aux: 0 };
+  if (kind === KIND.const) {
+    if (v.data === undefined) fail(`${dv()}: constant without "data"`);
+    let bytes;
+    try { bytes = toBytes(v.data, `${dv()} data`); } catch (e) { fail(e.message); }
+    const numel = dims.reduce((a, d) => a * d, 1n);
+    const want = numel * BigInt(DTYPE_SIZE.get(v.dtype));
+    if (BigInt(bytes.length) !== want)
+      fail(`${dv()}: constant length ${bytes.length} != numel ${numel} x ${DTYPE_SIZE.get(v.dtype)} = ${want}`);
+    out.bytes = bytes;
+    out.digestHex = constantDigest(v.dtype, dims, bytes);
+  }
+  return out;
+}
+
+/** Rule 2: every input port is a value of kind input, once; every such value is a port. */
+function checkInputPorts(graph, inputs, nValues, checkId) {
   const isInPort = new Set();
   inputs.forEach((id, k) => {
     checkId(id, `inputs[${k}]`);
@@ -175,63 +184,67 @@ export function validateGraph(graph) {
   nValues.forEach((v, id) => {
     if (v.kind === KIND.input && !isInPort.has(id)) fail(`${describeValue(graph, id)} is of kind input but not an input port`);
   });
+}
 
-  // nodes (rules 1, 3, 4) and attributes
-  if (nodes.length > MAX_NODES) fail(`${nodes.length} nodes exceed the limit ${MAX_NODES}`);
-  const producer = new Array(values.length).fill(-1);
-  const nNodes = nodes.map((n, i) => {
-    const dn = () => describeNode(graph, i);
-    if (n === null || typeof n !== 'object') fail(`node ${i} must be an object`);
-    if (typeof n.op !== 'string' || n.op.length === 0) fail(`node ${i}: op must be a non-empty string`);
-    const name = n.name ?? '';
-    if (typeof name !== 'string') fail(`${dn()}: name must be a string`);
-    const ins = n.inputs ?? [], outs = n.outputs ?? [];
-    if (!Array.isArray(ins) || !Array.isArray(outs)) fail(`${dn()}: inputs and outputs must be arrays`);
-    if (ins.length > MAX_NODE_IN) fail(`${dn()}: n_in ${ins.length} exceeds ${MAX_NODE_IN}`);
-    if (outs.length < 1 || outs.length > MAX_NODE_OUT) fail(`${dn()}: n_out ${outs.length} not in 1..${MAX_NODE_OUT}`);
-    const inIds = ins.map((id, k) => {
-      if (id === null || id === undefined) return ABSENT;
-      checkId(id, `${dn()} input ${k}`);
-      if (nValues[id].kind === KIND.node && producer[id] < 0)
-        fail(`${dn()} input ${k}: ${describeValue(graph, id)} is not produced by an earlier node (not topologically ordered)`);
-      return id;
-    });
-    const outIds = outs.map((id, k) => {
-      checkId(id, `${dn()} output ${k}`);
-      if (nValues[id].kind !== KIND.node)
-        fail(`${dn()} output ${k}: ${describeValue(graph, id)} has kind ${KIND_NAMES[nValues[id].kind]}, a node output must be kind node`);
-      if (producer[id] >= 0) fail(`${dn()} output ${k}: ${describeValue(graph, id)} is produced twice (also by node ${producer[id]})`);
-      producer[id] = i;
-      nValues[id].aux = i;
-      return id;
-    });
-    const attrs = n.attrs ?? [];
-    if (!Array.isArray(attrs)) fail(`${dn()}: attrs must be an array`);
-    const seen = new Set();
-    const nAttrs = attrs.map((a, k) => {
-      const da = `${dn()} attribute ${k}${a && typeof a.name === 'string' ? ` ${JSON.stringify(a.name)}` : ''}`;
-      if (a === null || typeof a !== 'object' || typeof a.name !== 'string') fail(`${da}: must be {name, type, value}`);
-      if (seen.has(a.name)) fail(`${da}: attribute name given twice`);
-      seen.add(a.name);
-      if (typeof a.type !== 'string' || !Object.hasOwn(ATTR_TYPES, a.type)) fail(`${da}: unknown attribute type ${JSON.stringify(a.type)}`);
-      return encodeAttr(a.name, ATTR_TYPES[a.type], a.value, da, fail);
-    });
-    return { op: n.op, name, ins: inIds, outs: outIds, attrs: nAttrs };
+/** A node's attributes, encoded; names distinct. */
+function normAttrs(attrs, dn) {
+  if (!Array.isArray(attrs)) fail(`${dn()}: attrs must be an array`);
+  const seen = new Set();
+  return attrs.map((a, k) => {
+    const da = `${dn()} attribute ${k}${a && typeof a.name === 'string' ? ` ${JSON.stringify(a.name)}` : ''}`;
+    if (a === null || typeof a !== 'object' || typeof a.name !== 'string') fail(`${da}: must be {name, type, value}`);
+    if (seen.has(a.name)) fail(`${da}: attribute name given twice`);
+    seen.add(a.name);
+    if (typeof a.type !== 'string' || !Object.hasOwn(ATTR_TYPES, a.type)) fail(`${da}: unknown attribute type ${JSON.stringify(a.type)}`);
+    return encodeAttr(a.name, ATTR_TYPES[a.type], a.value, da, fail);
   });
-  nValues.forEach((v, id) => {
-    if (v.kind === KIND.node && producer[id] < 0) fail(`${describeValue(graph, id)} is of kind node but no node produces it`);
-  });
+}
 
-  // output ports (rule 5)
+/**
+ * Rules 1, 3, 4 for node i: inputs produced earlier (or absent), outputs of
+ * kind node produced once (sets producer[] and the value's aux).
+ */
+function normNode(graph, n, i, nValues, producer, checkId) {
+  const dn = () => describeNode(graph, i);
+  if (n === null || typeof n !== 'object') fail(`node ${i} must be an object`);
+  if (typeof n.op !== 'string' || n.op.length === 0) fail(`node ${i}: op must be a non-empty string`);
+  const name = n.name ?? '';
+  if (typeof name !== 'string') fail(`${dn()}: name must be a string`);
+  const ins = n.inputs ?? [], outs = n.outputs ?? [];
+  if (!Array.isArray(ins) || !Array.isArray(outs)) fail(`${dn()}: inputs and outputs must be arrays`);
+  if (ins.length > MAX_NODE_IN) fail(`${dn()}: n_in ${ins.length} exceeds ${MAX_NODE_IN}`);
+  if (outs.length < 1 || outs.length > MAX_NODE_OUT) fail(`${dn()}: n_out ${outs.length} not in 1..${MAX_NODE_OUT}`);
+  const inIds = ins.map((id, k) => {
+    if (id === null || id === undefined) return ABSENT;
+    checkId(id, `${dn()} input ${k}`);
+    if (nValues[id].kind === KIND.node && producer[id] < 0)
+      fail(`${dn()} input ${k}: ${describeValue(graph, id)} is not produced by an earlier node (not topologically ordered)`);
+    return id;
+  });
+  const outIds = outs.map((id, k) => {
+    checkId(id, `${dn()} output ${k}`);
+    if (nValues[id].kind !== KIND.node)
+      fail(`${dn()} output ${k}: ${describeValue(graph, id)} has kind ${KIND_NAMES[nValues[id].kind]}, a node output must be kind node`);
+    if (producer[id] >= 0) fail(`${dn()} output ${k}: ${describeValue(graph, id)} is produced twice (also by node ${producer[id]})`);
+    producer[id] = i;
+    nValues[id].aux = i;
+    return id;
+  });
+  return { op: n.op, name, ins: inIds, outs: outIds, attrs: normAttrs(n.attrs ?? [], dn) };
+}
+
+/** Rule 5: an output port is listed once. */
+function checkOutputPorts(graph, outputs, checkId) {
   const isOutPort = new Set();
   outputs.forEach((id, k) => {
     checkId(id, `outputs[${k}]`);
     if (isOutPort.has(id)) fail(`outputs[${k}]: ${describeValue(graph, id)} is listed twice as an output port`);
     isOutPort.add(id);
   });
+}
 
-  // state contract (optional): [[input port, output port], ...]
-  const state = graph.state ?? [];
+/** The state contract (optional): [[input port, output port], ...], each port once, at most 64. */
+function checkState(state, inputs, outputs) {
   if (!Array.isArray(state)) fail('graph.state must be an array of [input port, output port] pairs');
   const seenIn = new Set(), seenOut = new Set();
   state.forEach((pair, k) => {
@@ -244,7 +257,31 @@ export function validateGraph(graph) {
     seenIn.add(i); seenOut.add(o);
   });
   if (state.length > 64) fail(`state: ${state.length} state ports, at most 64`);
+}
 
+/** Validate `graph` and return the normalized form used by the encoder. Throws on any problem. */
+export function validateGraph(graph) {
+  const { meta, symbols, values, nodes, inputs, outputs } = graphArrays(graph);
+  const nMeta = normMeta(meta);
+  const symIndex = symbolIndex(symbols);
+  if (values.length > MAX_VALUES) fail(`${values.length} values exceed the limit ${MAX_VALUES}`);
+  const nValues = values.map((v, id) => normValue(graph, v, id, symIndex));
+  const checkId = (id, where) => {
+    if (!Number.isInteger(id) || id < 0 || id >= values.length)
+      fail(`${where}: value id ${JSON.stringify(id)} out of range (0..${values.length - 1})`);
+  };
+  if (inputs.length > MAX_PORTS) fail(`${inputs.length} input ports exceed ${MAX_PORTS}`);
+  if (outputs.length > MAX_PORTS) fail(`${outputs.length} output ports exceed ${MAX_PORTS}`);
+  checkInputPorts(graph, inputs, nValues, checkId);
+  if (nodes.length > MAX_NODES) fail(`${nodes.length} nodes exceed the limit ${MAX_NODES}`);
+  const producer = new Array(values.length).fill(-1);
+  const nNodes = nodes.map((n, i) => normNode(graph, n, i, nValues, producer, checkId));
+  nValues.forEach((v, id) => {
+    if (v.kind === KIND.node && producer[id] < 0) fail(`${describeValue(graph, id)} is of kind node but no node produces it`);
+  });
+  checkOutputPorts(graph, outputs, checkId);
+  const state = graph.state ?? [];
+  checkState(state, inputs, outputs);
   return { meta: nMeta, symbols: [...symbols], values: nValues, nodes: nNodes, inputs: [...inputs], outputs: [...outputs], state: state.map((p) => [...p]) };
 }
 
@@ -310,22 +347,22 @@ class StringPool {
   }
 }
 
-/** Encode `graph` (graph JSON, docs/holo-format.md §8) as a `.holo` archive. */
-export function writeHolo(graph) {
-  const g = validateGraph(graph);
-  const strs = new StringPool();
+/** STRS walk order (§6): meta, symbols, values, nodes (op, name, attrs: name, payload). */
+function stringRefs(g, strs) {
+  return {
+    metaRefs: g.meta.map(([k, v]) => [strs.add(k), strs.add(v)]),
+    symRefs: g.symbols.map((s) => strs.add(s)),
+    valRefs: g.values.map((v) => strs.add(v.name)),
+    nodeRefs: g.nodes.map((n) => ({
+      op: strs.add(n.op),
+      name: strs.add(n.name),
+      attrs: n.attrs.map((a) => ({ name: strs.add(a.name), payload: strs.add(a.payload) })),
+    })),
+  };
+}
 
-  // STRS walk order (§6): meta, symbols, values, nodes (op, name, attrs: name, payload).
-  const metaRefs = g.meta.map(([k, v]) => [strs.add(k), strs.add(v)]);
-  const symRefs = g.symbols.map((s) => strs.add(s));
-  const valRefs = g.values.map((v) => strs.add(v.name));
-  const nodeRefs = g.nodes.map((n) => ({
-    op: strs.add(n.op),
-    name: strs.add(n.name),
-    attrs: n.attrs.map((a) => ({ name: strs.add(a.name), payload: strs.add(a.payload) })),
-  }));
-
-  // Constants: CONS in value order; DATA dedup by digest.
+/** Constants: CONS in value order (sets each value's aux); DATA dedup by digest. */
+function layoutConstants(g) {
   const consts = [];
   const dataOffsetByDigest = new Map();
   let dataCursor = 0;
@@ -342,117 +379,105 @@ export function writeHolo(graph) {
     }
     consts.push({ off, v, fresh });
   }
+  return { consts, dataSize: dataCursor };
+}
 
+/** A counted section: u32 count, then `size`-byte records written by record(b, p, item, i). */
+function counted(items, size, record) {
+  const b = Buffer.alloc(4 + size * items.length);
+  b.writeUInt32LE(items.length, 0);
+  items.forEach((x, i) => record(b, 4 + size * i, x, i));
+  return b;
+}
+
+const ref = (b, p, [o, l]) => { b.writeUInt32LE(o, p); b.writeUInt32LE(l, p + 4); };
+
+function valsSection(g, valRefs) {
+  return counted(g.values, 80, (b, p, v, i) => {
+    ref(b, p, valRefs[i]);
+    b[p + 8] = v.dtype;
+    b[p + 9] = v.dims === null ? RANK_UNKNOWN : v.dims.length;
+    b[p + 10] = v.kind;
+    b[p + 11] = 0;
+    b.writeUInt32LE(v.aux, p + 12);
+    (v.dims ?? []).forEach((d, k) => b.writeBigInt64LE(d, p + 16 + 8 * k));
+  });
+}
+
+function consSection(consts) {
+  return counted(consts, 48, (b, p, c) => {
+    b.writeBigUInt64LE(BigInt(c.off), p);
+    b.writeBigUInt64LE(BigInt(c.v.bytes.length), p + 8);
+    Buffer.from(c.v.digestHex, 'hex').copy(b, p + 16);
+  });
+}
+
+/** ATTR: every node's attributes in node order (a node's are a range of it). */
+function attrSection(g, nodeRefs) {
+  const all = g.nodes.flatMap((n, i) => n.attrs.map((a, j) => ({ a, r: nodeRefs[i].attrs[j] })));
+  return counted(all, 24, (b, p, { a, r }) => {
+    ref(b, p, r.name);
+    b.writeUInt32LE(a.type, p + 8);
+    b.writeUInt32LE(a.count, p + 12);
+    ref(b, p + 16, r.payload);
+  });
+}
+
+function nodeSection(g, nodeRefs) {
+  let io = 0, at = 0;
+  return counted(g.nodes, 32, (b, p, n, i) => {
+    const r = nodeRefs[i];
+    ref(b, p, r.op);
+    ref(b, p + 8, r.name);
+    b.writeUInt32LE(io, p + 16);
+    b.writeUInt16LE(n.ins.length, p + 20);
+    b.writeUInt16LE(n.outs.length, p + 22);
+    b.writeUInt32LE(at, p + 24);
+    b.writeUInt32LE(n.attrs.length, p + 28);
+    io += n.ins.length + n.outs.length;
+    at += n.attrs.length;
+  });
+}
+
+function portSection(g) {
+  const b = Buffer.alloc(8 + 4 * (g.inputs.length + g.outputs.length));
+  let p = 0;
+  b.writeUInt32LE(g.inputs.length, p); p += 4;
+  for (const id of g.inputs) { b.writeUInt32LE(id, p); p += 4; }
+  b.writeUInt32LE(g.outputs.length, p); p += 4;
+  for (const id of g.outputs) { b.writeUInt32LE(id, p); p += 4; }
+  return b;
+}
+
+function dataSection(consts, dataSize) {
+  const b = new Uint8Array(dataSize);
+  for (const c of consts) if (c.fresh) b.set(c.v.bytes, c.off);
+  return b;
+}
+
+/** The sections in SECTION_ORDER: [{ id, bytes }] (the optional ones only when not empty). */
+function encodeSections(g) {
+  const strs = new StringPool();
+  const { metaRefs, symRefs, valRefs, nodeRefs } = stringRefs(g, strs);
+  const { consts, dataSize } = layoutConstants(g);
   const sections = [];
   const put = (id, bytes) => sections.push({ id, bytes });
-
   put('STRS', strs.bytes());
-  if (g.symbols.length) {
-    const b = Buffer.alloc(4 + 8 * symRefs.length);
-    b.writeUInt32LE(symRefs.length, 0);
-    symRefs.forEach(([o, l], i) => { b.writeUInt32LE(o, 4 + 8 * i); b.writeUInt32LE(l, 8 + 8 * i); });
-    put('SYMS', b);
-  }
-  {
-    const b = Buffer.alloc(4 + 80 * g.values.length);
-    b.writeUInt32LE(g.values.length, 0);
-    g.values.forEach((v, i) => {
-      const p = 4 + 80 * i;
-      b.writeUInt32LE(valRefs[i][0], p); b.writeUInt32LE(valRefs[i][1], p + 4);
-      b[p + 8] = v.dtype;
-      b[p + 9] = v.dims === null ? RANK_UNKNOWN : v.dims.length;
-      b[p + 10] = v.kind;
-      b[p + 11] = 0;
-      b.writeUInt32LE(v.aux, p + 12);
-      (v.dims ?? []).forEach((d, k) => b.writeBigInt64LE(d, p + 16 + 8 * k));
-    });
-    put('VALS', b);
-  }
-  if (consts.length) {
-    const b = Buffer.alloc(4 + 48 * consts.length);
-    b.writeUInt32LE(consts.length, 0);
-    consts.forEach((c, i) => {
-      const p = 4 + 48 * i;
-      b.writeBigUInt64LE(BigInt(c.off), p);
-      b.writeBigUInt64LE(BigInt(c.v.bytes.length), p + 8);
-      Buffer.from(c.v.digestHex, 'hex').copy(b, p + 16);
-    });
-    put('CONS', b);
-  }
-  const nAttrTotal = g.nodes.reduce((a, n) => a + n.attrs.length, 0);
-  if (nAttrTotal) {
-    const b = Buffer.alloc(4 + 24 * nAttrTotal);
-    b.writeUInt32LE(nAttrTotal, 0);
-    let k = 0;
-    g.nodes.forEach((n, i) => n.attrs.forEach((a, j) => {
-      const p = 4 + 24 * k++;
-      const r = nodeRefs[i].attrs[j];
-      b.writeUInt32LE(r.name[0], p); b.writeUInt32LE(r.name[1], p + 4);
-      b.writeUInt32LE(a.type, p + 8);
-      b.writeUInt32LE(a.count, p + 12);
-      b.writeUInt32LE(r.payload[0], p + 16); b.writeUInt32LE(r.payload[1], p + 20);
-    }));
-    put('ATTR', b);
-  }
-  const ioTotal = g.nodes.reduce((a, n) => a + n.ins.length + n.outs.length, 0);
-  {
-    const b = Buffer.alloc(4 + 32 * g.nodes.length);
-    b.writeUInt32LE(g.nodes.length, 0);
-    let io = 0, at = 0;
-    g.nodes.forEach((n, i) => {
-      const p = 4 + 32 * i;
-      const r = nodeRefs[i];
-      b.writeUInt32LE(r.op[0], p); b.writeUInt32LE(r.op[1], p + 4);
-      b.writeUInt32LE(r.name[0], p + 8); b.writeUInt32LE(r.name[1], p + 12);
-      b.writeUInt32LE(io, p + 16);
-      b.writeUInt16LE(n.ins.length, p + 20);
-      b.writeUInt16LE(n.outs.length, p + 22);
-      b.writeUInt32LE(at, p + 24);
-      b.writeUInt32LE(n.attrs.length, p + 28);
-      io += n.ins.length + n.outs.length;
-      at += n.attrs.length;
-    });
-    put('NODE', b);
-  }
-  {
-    const b = Buffer.alloc(4 + 4 * ioTotal);
-    b.writeUInt32LE(ioTotal, 0);
-    let p = 4;
-    for (const n of g.nodes) for (const id of [...n.ins, ...n.outs]) { b.writeUInt32LE(id, p); p += 4; }
-    put('IOIX', b);
-  }
-  {
-    const b = Buffer.alloc(8 + 4 * (g.inputs.length + g.outputs.length));
-    let p = 0;
-    b.writeUInt32LE(g.inputs.length, p); p += 4;
-    for (const id of g.inputs) { b.writeUInt32LE(id, p); p += 4; }
-    b.writeUInt32LE(g.outputs.length, p); p += 4;
-    for (const id of g.outputs) { b.writeUInt32LE(id, p); p += 4; }
-    put('PORT', b);
-  }
-  if (g.meta.length) {
-    const b = Buffer.alloc(4 + 16 * metaRefs.length);
-    b.writeUInt32LE(metaRefs.length, 0);
-    metaRefs.forEach(([k, v], i) => {
-      const p = 4 + 16 * i;
-      b.writeUInt32LE(k[0], p); b.writeUInt32LE(k[1], p + 4);
-      b.writeUInt32LE(v[0], p + 8); b.writeUInt32LE(v[1], p + 12);
-    });
-    put('META', b);
-  }
-  if (g.state.length) {
-    const b = Buffer.alloc(4 + 8 * g.state.length);
-    b.writeUInt32LE(g.state.length, 0);
-    g.state.forEach(([i, o], k) => { b.writeUInt32LE(i, 4 + 8 * k); b.writeUInt32LE(o, 8 + 8 * k); });
-    put('STAT', b);
-  }
-  if (consts.length) {
-    const b = new Uint8Array(dataCursor);
-    for (const c of consts) if (c.fresh) b.set(c.v.bytes, c.off);
-    put('DATA', b);
-  }
+  if (g.symbols.length) put('SYMS', counted(symRefs, 8, (b, p, r) => ref(b, p, r)));
+  put('VALS', valsSection(g, valRefs));
+  if (consts.length) put('CONS', consSection(consts));
+  if (g.nodes.some((n) => n.attrs.length)) put('ATTR', attrSection(g, nodeRefs));
+  put('NODE', nodeSection(g, nodeRefs));
+  put('IOIX', counted(g.nodes.flatMap((n) => [...n.ins, ...n.outs]), 4, (b, p, id) => b.writeUInt32LE(id, p)));
+  put('PORT', portSection(g));
+  if (g.meta.length) put('META', counted(metaRefs, 16, (b, p, [k, v]) => { ref(b, p, k); ref(b, p + 8, v); }));
+  if (g.state.length) put('STAT', counted(g.state, 8, (b, p, [i, o]) => { b.writeUInt32LE(i, p); b.writeUInt32LE(o, p + 4); }));
+  if (consts.length) put('DATA', dataSection(consts, dataSize));
+  return sections;
+}
 
-  // Layout: header, table, sections in SECTION_ORDER, each at the next multiple of 8 (DATA 64).
+/** Layout: header, table, sections in order, each at the next multiple of 8 (DATA 64). */
+function assemble(sections) {
   let pos = HEADER_SIZE + SECTION_ENTRY_SIZE * sections.length;
   for (const s of sections) {
     s.offset = align(pos, s.id === 'DATA' ? 64 : 8);
@@ -476,4 +501,9 @@ export function writeHolo(graph) {
     out.set(s.bytes, s.offset);
   });
   return new Uint8Array(out.buffer, out.byteOffset, out.length);
+}
+
+/** Encode `graph` (graph JSON, docs/holo-format.md §8) as a `.holo` archive. */
+export function writeHolo(graph) {
+  return assemble(encodeSections(validateGraph(graph)));
 }

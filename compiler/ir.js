@@ -258,137 +258,179 @@ const BROADCAST = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'PRelu', 'Max', 'M
   'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Where', 'Mod', 'BitShift']);
 const BOOL_OUT = new Set(['Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Not', 'IsNaN', 'IsInf']);
 
+/** What the shape rules read of a node: its input values, input 0's shape and rank, constant int inputs. */
+function inferContext(ir, node) {
+  const ins = node.inputs.map((n) => (n ? ir.get(n) : null));
+  const sh = (i) => ins[i]?.shape ?? null;
+  const x = sh(0);
+  return {
+    ir, node, ins, sh, x,
+    op: node.op,
+    r: x ? x.length : -1,
+    dt0: ins.find((v) => v)?.dtype ?? DT.f32,
+    ints: (i) => (node.inputs[i] ? constInts(ir, node.inputs[i]) : null),
+  };
+}
+
+/** Sets c.dtype, the outputs' dtype, rule by rule (a later rule overrides; a throw keeps what was set). */
+function inferDtype(c) {
+  const op = c.op;
+  if (BOOL_OUT.has(op)) c.dtype = DT.bool;
+  if (op === 'Cast') c.dtype = attr(c.node, 'to');
+  if (op === 'Where') c.dtype = c.ins[1]?.dtype ?? c.dt0;
+  if (op === 'Shape' || op === 'Size' || op === 'ArgMax' || op === 'ArgMin' || op === 'NonZero') c.dtype = DT.i64;
+}
+
+function matmulShape({ sh }) {
+  const a = sh(0), b = sh(1);
+  if (!(a && b && a.length >= 1 && b.length >= 1)) return null;
+  const a2 = a.length === 1 ? [1, a[0]] : a, b2 = b.length === 1 ? [b[0], 1] : b;
+  const batch = broadcastShapes([a2.slice(0, -2), b2.slice(0, -2)]);
+  if (!batch) return null;
+  const shape = [...batch, a2[a2.length - 2], b2[b2.length - 1]];
+  if (b.length === 1) shape.splice(shape.length - 1, 1);
+  if (a.length === 1) shape.splice(shape.length - (b.length === 1 ? 1 : 2), 1);
+  return shape;
+}
+
+function gemmShape({ sh, node }) {
+  const a = sh(0), b = sh(1);
+  if (a && b && a.length === 2 && b.length === 2)
+    return [attr(node, 'transA', 0) ? a[1] : a[0], attr(node, 'transB', 0) ? b[0] : b[1]];
+  return null;
+}
+
+/** Conv and the pools: N, C (Conv: W's first dim), then one windowOut per spatial axis. */
+function windowShape({ sh, x, node, op }) {
+  const w = sh(1);
+  if (!(x && x.length >= 3)) return null;
+  const nsp = x.length - 2;
+  const ks = op === 'Conv' ? (w && w.length === x.length ? w.slice(2) : attr(node, 'kernel_shape')) : attr(node, 'kernel_shape');
+  const strides = attr(node, 'strides', Array(nsp).fill(1));
+  const dil = attr(node, 'dilations', Array(nsp).fill(1));
+  const pads = attr(node, 'pads', Array(2 * nsp).fill(0));
+  const ap = attr(node, 'auto_pad', 'NOTSET');
+  const ceil = attr(node, 'ceil_mode', 0);
+  const c = op === 'Conv' ? (w ? w[0] : null) : x[1];
+  if (ks && ks.every((k) => typeof k === 'number') && c !== null && x.slice(2).every((d) => typeof d === 'number'))
+    return [x[0], c, ...x.slice(2).map((d, i) => windowOut(d, ks[i], strides[i], dil[i], pads[i], pads[i + nsp], ap, ceil))];
+  return null;
+}
+
+function flattenShape({ x, r, node }) {
+  if (!x) return null;
+  const a = normAxis(attr(node, 'axis', 1), r);
+  const p = (s) => (s.every((d) => typeof d === 'number') ? numel(s) : s.length === 1 ? s[0] : null);
+  const d0 = p(x.slice(0, a)), d1 = p(x.slice(a));
+  return d0 !== null && d1 !== null ? [d0, d1] : null;
+}
+
+function concatShape({ ir, node }) {
+  const ss = node.inputs.map((n) => ir.get(n)?.shape);
+  if (!(ss.every(Boolean) && ss.length)) return null;
+  const a = normAxis(attr(node, 'axis'), ss[0].length);
+  let tot = 0;
+  for (const s of ss) { if (typeof s[a] !== 'number') return null; tot += s[a]; }
+  const shape = [...ss[0]];
+  shape[a] = tot;
+  return shape;
+}
+
+function unsqueezeShape({ x, r, ints }) {
+  const axes = ints(1);
+  if (!(x && axes)) return null;
+  const R = r + axes.length;
+  const ax = new Set(axes.map((a) => normAxis(a, R)));
+  const shape = [];
+  let k = 0;
+  for (let i = 0; i < R; i++) shape.push(ax.has(i) ? 1 : x[k++]);
+  return shape;
+}
+
+function squeezeShape({ x, r, ints, node }) {
+  if (!x) return null;
+  const axes = node.inputs[1] ? ints(1) : null;
+  if (axes) { const ax = new Set(axes.map((a) => normAxis(a, r))); return x.filter((_, i) => !ax.has(i)); }
+  if (!node.inputs[1] && x.every((d) => typeof d === 'number')) return x.filter((d) => d !== 1);
+  return null;
+}
+
+function shapeOpShape({ x, r, node }) {
+  if (!x) return null;
+  let s = attr(node, 'start', 0), e = attr(node, 'end', r);
+  s = Math.min(Math.max(normAxis(s, r), 0), r); e = Math.min(Math.max(normAxis(e, r), 0), r);
+  return [Math.max(e - s, 0)];
+}
+
+/** The Reduce* ops, ArgMax and ArgMin. */
+function reduceShape({ x, r, op, node, ints }) {
+  if (!x) return null;
+  const keep = attr(node, 'keepdims', 1);
+  let axes = op.startsWith('Reduce') ? (node.inputs[1] ? ints(1) : []) : [attr(node, 'axis', 0)];
+  if (axes === null) return null;
+  if (axes.length === 0 && op.startsWith('Reduce')) axes = attr(node, 'noop_with_empty_axes', 0) ? [] : x.map((_, i) => i);
+  const ax = new Set(axes.map((a) => normAxis(a, r)));
+  return keep ? x.map((d, i) => (ax.has(i) ? 1 : d)) : x.filter((_, i) => !ax.has(i));
+}
+
+/** op -> (context) => output 0's shape, or null when it cannot be told (a Map: no 'constructor' op). */
+const SHAPE_RULES = new Map([
+  ['MatMul', matmulShape],
+  ['Gemm', gemmShape],
+  ...['Conv', 'MaxPool', 'AveragePool', 'LpPool'].map((op) => [op, windowShape]),
+  ...['GlobalAveragePool', 'GlobalMaxPool'].map((op) => [op, ({ x }) => (x && x.length >= 3 ? [x[0], x[1], ...x.slice(2).map(() => 1)] : null)]),
+  ['Flatten', flattenShape],
+  ['Reshape', ({ x, ints, node }) => { const s = ints(1); return s && x ? reshapeShape(x, s, attr(node, 'allowzero', 0)) : null; }],
+  ['Transpose', ({ x, r, node }) => (x ? attr(node, 'perm', x.map((_, i) => r - 1 - i)).map((p) => x[p]) : null)],
+  ['Concat', concatShape],
+  ['Unsqueeze', unsqueezeShape],
+  ['Squeeze', squeezeShape],
+  ['Shape', shapeOpShape],
+  ['Size', () => []],
+  ['Gather', ({ x, r, sh, node }) => {
+    const ind = sh(1);
+    if (!(x && ind)) return null;
+    const a = normAxis(attr(node, 'axis', 0), r);
+    return [...x.slice(0, a), ...ind, ...x.slice(a + 1)];
+  }],
+  ['Expand', ({ x, ints }) => { const s = ints(1); return x && s ? broadcastShapes([x, s]) : null; }],
+  ['ConstantOfShape', (c) => {
+    const s = c.ints(0);
+    c.dtype = c.node.attrs.value ? c.node.attrs.value.value.dtype : DT.f32;
+    return s || null;
+  }],
+  ['Tile', ({ x, ints }) => { const rep = ints(1); return x && rep && x.every((d) => typeof d === 'number') ? x.map((d, i) => d * rep[i]) : null; }],
+  ['Pad', ({ x, r, ints, node }) => {
+    const p = ints(1);
+    return x && p && !node.inputs[3] && x.every((d) => typeof d === 'number') ? x.map((d, i) => d + p[i] + p[i + r]) : null;
+  }],
+]);
+
+/** Output 0's shape (null: cannot be told); a rule may also set c.dtype (ConstantOfShape). */
+function inferShape(c) {
+  const op = c.op;
+  if (UNARY_SAME.has(op)) return c.x;
+  if (BROADCAST.has(op)) return broadcastShapes(c.node.inputs.filter(Boolean).map((n) => c.ir.get(n).shape));
+  const rule = SHAPE_RULES.get(op) ?? (op.startsWith('Reduce') || op === 'ArgMax' || op === 'ArgMin' ? reduceShape : null);
+  return rule ? rule(c) : null;
+}
+
 /**
  * Infer [{dtype, shape}] for the outputs of a canonical node (opset-18 form,
  * defaults explicit). Unknown parts are null; dtype falls back to input 0's.
  */
 export function inferNode(ir, node) {
-  const ins = node.inputs.map((n) => (n ? ir.get(n) : null));
-  const sh = (i) => ins[i]?.shape ?? null;
-  const dt0 = ins.find((v) => v)?.dtype ?? DT.f32;
-  let dtype = dt0;
+  const c = inferContext(ir, node);
+  c.dtype = c.dt0;
   let shape = null;
-  const op = node.op;
-  const x = sh(0);
-  const r = x ? x.length : -1;
-  const ints = (i) => (node.inputs[i] ? constInts(ir, node.inputs[i]) : null);
   try {
-    if (BOOL_OUT.has(op)) dtype = DT.bool;
-    if (op === 'Cast') dtype = attr(node, 'to');
-    if (op === 'Where') dtype = ins[1]?.dtype ?? dt0;
-    if (op === 'Shape' || op === 'Size' || op === 'ArgMax' || op === 'ArgMin' || op === 'NonZero') dtype = DT.i64;
-
-    if (UNARY_SAME.has(op)) shape = x;
-    else if (BROADCAST.has(op)) shape = broadcastShapes(node.inputs.filter(Boolean).map((n) => ir.get(n).shape));
-    else if (op === 'MatMul') {
-      const a = sh(0), b = sh(1);
-      if (a && b && a.length >= 1 && b.length >= 1) {
-        const a2 = a.length === 1 ? [1, a[0]] : a, b2 = b.length === 1 ? [b[0], 1] : b;
-        const batch = broadcastShapes([a2.slice(0, -2), b2.slice(0, -2)]);
-        if (batch) {
-          shape = [...batch, a2[a2.length - 2], b2[b2.length - 1]];
-          if (b.length === 1) shape.splice(shape.length - 1, 1);
-          if (a.length === 1) shape.splice(shape.length - (b.length === 1 ? 1 : 2), 1);
-        }
-      }
-    } else if (op === 'Gemm') {
-      const a = sh(0), b = sh(1);
-      if (a && b && a.length === 2 && b.length === 2)
-        shape = [attr(node, 'transA', 0) ? a[1] : a[0], attr(node, 'transB', 0) ? b[0] : b[1]];
-    } else if (op === 'Conv' || op === 'MaxPool' || op === 'AveragePool' || op === 'LpPool') {
-      const w = sh(1);
-      if (x && x.length >= 3) {
-        const nsp = x.length - 2;
-        const ks = op === 'Conv' ? (w && w.length === x.length ? w.slice(2) : attr(node, 'kernel_shape')) : attr(node, 'kernel_shape');
-        const strides = attr(node, 'strides', Array(nsp).fill(1));
-        const dil = attr(node, 'dilations', Array(nsp).fill(1));
-        const pads = attr(node, 'pads', Array(2 * nsp).fill(0));
-        const ap = attr(node, 'auto_pad', 'NOTSET');
-        const ceil = attr(node, 'ceil_mode', 0);
-        const c = op === 'Conv' ? (w ? w[0] : null) : x[1];
-        if (ks && ks.every((k) => typeof k === 'number') && c !== null && x.slice(2).every((d) => typeof d === 'number')) {
-          shape = [x[0], c, ...x.slice(2).map((d, i) => windowOut(d, ks[i], strides[i], dil[i], pads[i], pads[i + nsp], ap, ceil))];
-        }
-      }
-    } else if (op === 'GlobalAveragePool' || op === 'GlobalMaxPool') {
-      if (x && x.length >= 3) shape = [x[0], x[1], ...x.slice(2).map(() => 1)];
-    } else if (op === 'Flatten') {
-      if (x) {
-        const a = normAxis(attr(node, 'axis', 1), r);
-        const p = (s) => (s.every((d) => typeof d === 'number') ? numel(s) : s.length === 1 ? s[0] : null);
-        const d0 = p(x.slice(0, a)), d1 = p(x.slice(a));
-        if (d0 !== null && d1 !== null) shape = [d0, d1];
-      }
-    } else if (op === 'Reshape') {
-      const s = ints(1);
-      if (s && x) shape = reshapeShape(x, s, attr(node, 'allowzero', 0));
-    } else if (op === 'Transpose') {
-      if (x) {
-        const perm = attr(node, 'perm', x.map((_, i) => r - 1 - i));
-        shape = perm.map((p) => x[p]);
-      }
-    } else if (op === 'Concat') {
-      const ss = node.inputs.map((n) => ir.get(n)?.shape);
-      if (ss.every(Boolean) && ss.length) {
-        const a = normAxis(attr(node, 'axis'), ss[0].length);
-        let tot = 0;
-        for (const s of ss) { if (typeof s[a] !== 'number') { tot = null; break; } tot += s[a]; }
-        if (tot !== null) { shape = [...ss[0]]; shape[a] = tot; }
-      }
-    } else if (op === 'Unsqueeze') {
-      const axes = ints(1);
-      if (x && axes) {
-        const R = r + axes.length;
-        const ax = new Set(axes.map((a) => normAxis(a, R)));
-        shape = [];
-        let k = 0;
-        for (let i = 0; i < R; i++) shape.push(ax.has(i) ? 1 : x[k++]);
-      }
-    } else if (op === 'Squeeze') {
-      if (x) {
-        const axes = node.inputs[1] ? ints(1) : null;
-        if (axes) { const ax = new Set(axes.map((a) => normAxis(a, r))); shape = x.filter((_, i) => !ax.has(i)); }
-        else if (!node.inputs[1] && x.every((d) => typeof d === 'number')) shape = x.filter((d) => d !== 1);
-      }
-    } else if (op === 'Shape') {
-      if (x) {
-        let s = attr(node, 'start', 0), e = attr(node, 'end', r);
-        s = Math.min(Math.max(normAxis(s, r), 0), r); e = Math.min(Math.max(normAxis(e, r), 0), r);
-        shape = [Math.max(e - s, 0)];
-      }
-    } else if (op === 'Size') shape = [];
-    else if (op === 'Gather') {
-      const ind = sh(1);
-      if (x && ind) { const a = normAxis(attr(node, 'axis', 0), r); shape = [...x.slice(0, a), ...ind, ...x.slice(a + 1)]; }
-    } else if (op === 'Expand') {
-      const s = ints(1);
-      if (x && s) shape = broadcastShapes([x, s]);
-    } else if (op === 'ConstantOfShape') {
-      const s = ints(0);
-      dtype = node.attrs.value ? node.attrs.value.value.dtype : DT.f32;
-      if (s) shape = s;
-    } else if (op.startsWith('Reduce') || op === 'ArgMax' || op === 'ArgMin') {
-      if (x) {
-        const keep = attr(node, 'keepdims', 1);
-        let axes = op.startsWith('Reduce') ? (node.inputs[1] ? ints(1) : []) : [attr(node, 'axis', 0)];
-        if (axes !== null) {
-          if (axes.length === 0 && op.startsWith('Reduce')) axes = attr(node, 'noop_with_empty_axes', 0) ? [] : x.map((_, i) => i);
-          const ax = new Set(axes.map((a) => normAxis(a, r)));
-          shape = keep ? x.map((d, i) => (ax.has(i) ? 1 : d)) : x.filter((_, i) => !ax.has(i));
-        }
-      }
-    } else if (op === 'Tile') {
-      const rep = ints(1);
-      if (x && rep && x.every((d) => typeof d === 'number')) shape = x.map((d, i) => d * rep[i]);
-    } else if (op === 'Pad') {
-      const p = ints(1);
-      if (x && p && !node.inputs[3] && x.every((d) => typeof d === 'number')) shape = x.map((d, i) => d + p[i] + p[i + r]);
-    }
+    inferDtype(c);
+    shape = inferShape(c);
   } catch {
     shape = null;
   }
   if (shape && !shape.every((d) => (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) || typeof d === 'string')) shape = null;
-  const outs = node.outputs.map(() => ({ dtype, shape: null }));
+  const outs = node.outputs.map(() => ({ dtype: c.dtype, shape: null }));
   if (outs.length) outs[0].shape = shape;
   return outs;
 }
