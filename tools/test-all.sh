@@ -55,6 +55,7 @@ suite() {
 # node:wasi, and the microkernel tester (SIMD vs scalar in one binary).
 suite wasm-c bash tools/test-wasm-c.sh
 suite conformance node tests/conformance/run.mjs --check-baseline
+suite size node tools/check-size.mjs
 # The committed subset of the real-model zoo (tests/zoo; the whole zoo is `make zoo`).
 suite zoo-small node tests/zoo/run.mjs
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
