@@ -56,6 +56,7 @@ suite() {
 suite wasm-c bash tools/test-wasm-c.sh
 suite conformance node tests/conformance/run.mjs --check-baseline
 suite size node tools/check-size.mjs
+suite layers node tools/check-layers.mjs
 # The committed subset of the real-model zoo (tests/zoo; the whole zoo is `make zoo`).
 suite zoo-small node tests/zoo/run.mjs
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
