@@ -11,16 +11,19 @@
  * core's class (their class is GEMM_CLASS). */
     /* ---- Products on the GEMM core: their bytes depend on whether multiply-add fuses ---- */
     {.op = "MatMul", .identity = "MatMul/f32/" GEMM_CLASS "/1", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
-     .infer = holo_k_matmul_f32_infer, .run = holo_k_matmul_f32_run},
+     .infer = holo_k_matmul_f32_infer, .run = holo_k_matmul_f32_run,
+     .pack = holo_k_matmul_f32_pack},
     {.op = "Gemm", .identity = "Gemm/f32/" GEMM_CLASS "/1", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
-     .infer = holo_k_gemm_f32_infer, .run = holo_k_gemm_f32_run},
+     .infer = holo_k_gemm_f32_infer, .run = holo_k_gemm_f32_run,
+     .pack = holo_k_gemm_f32_pack},
     {.op = "holo.MatMulPacked", .identity = "holo.MatMulPacked/f32/" GEMM_CLASS "/1", .dtypes = "f32",
      .flags = HOLO_KERNEL_GEMM,
      .infer = holo_k_mmpacked_f32_infer, .run = holo_k_mmpacked_f32_run},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",
      .infer = holo_k_packb_f32_infer, .run = holo_k_packb_f32_run},
     {.op = "Conv", .identity = "Conv/f32/" GEMM_CLASS "/2", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
-     .infer = holo_k_conv_f32_infer, .run = holo_k_conv_f32_run},
+     .infer = holo_k_conv_f32_infer, .run = holo_k_conv_f32_run,
+     .pack = holo_k_conv_f32_pack},
 
     /* ---- Broadcasting arithmetic ---- */
     {.op = "Add", .identity = "Add/f32,i32,i64/scalar/1", .dtypes = "f32,i32,i64",

@@ -1,5 +1,5 @@
 /* Kernels' own layouts of constant operands (backend.h holo_pack_call,
- * docs/decisions.md 29): planned at load, made at the first execution that
+ * docs/decisions.md 32): planned at load, made at the first execution that
  * runs the node -- when every operand's shape is known -- and pinned for the
  * session. The runtime only says which operands are constant; the kernel
  * decides whether and how to pack them.

@@ -192,6 +192,42 @@ static size_t conv_pa_floats(const conv_geom *g) {
   return g->G * holo_gemm_packed_a_floats(g->Mg, K);
 }
 
+/* The weights as packed once per session by holo_k_conv_f32_pack, or NULL. */
+static const float *conv_packed_a(const holo_kernel_call *c, const conv_geom *g) {
+  size_t w, K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
+  return c->packed ? holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_A, g->Mg, K, g->G, &w) : 0;
+}
+
+/* The weights packed once per session rather than per call: where a call
+ * would pack them (conv_pa_floats, the shapes of the first execution), the
+ * same strips, one block per group. A later call of another shape reads
+ * them too: the core gives the same bytes with or without them. */
+holo_status holo_k_conv_f32_pack(holo_pack_call *p) {
+  holo_kernel_call *c = p->call;
+  conv_geom g;
+  if (p->input != 1 || c->n_inputs < 2 || c->inputs[0].dtype != HOLO_DT_F32 || c->inputs[1].dtype != HOLO_DT_F32 ||
+      conv_geometry(c, &g)) /* infer says what is wrong */
+    return HOLO_OK;
+  size_t pa = conv_pa_floats(&g), K = g.Cg * (size_t)(g.w.k[0] * g.w.k[1]);
+  if (!pa) return HOLO_OK;
+  if (!p->dst) {
+    p->bytes = holo_gemm_pack_bytes(pa);
+    return HOLO_OK;
+  }
+  float *dst = holo_gemm_pack_header(p->dst, HOLO_GEMM_PACKED_A, 4, g.Mg, K, g.G);
+  const float *Wt = c->inputs[1].data;
+  for (size_t grp = 0; grp < g.G; grp++) {
+    holo_gemm q = {0};
+    q.M = g.Mg;
+    q.K = K;
+    q.A = Wt + grp * g.Mg * K;
+    q.rsa = K;
+    q.csa = 1;
+    holo_gemm_pack_a_par(&q, dst + grp * holo_gemm_packed_a_floats(g.Mg, K), c->parallel_for, c->pctx);
+  }
+  return HOLO_OK;
+}
+
 /* [packed weights] then col slots: with threads, one col slot per task;
  * serially the tasks share slot 0 */
 static size_t conv_ws_floats(const conv_geom *g, bool threads) {
@@ -222,6 +258,7 @@ holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   holo_gemm act = {0};
   if ((st = holo_k_gemm_act(c, "Conv", &act))) return st;
   c->workspace_bytes = conv_ws_floats(&g, c->parallel_for != 0) * sizeof(float);
+  if (conv_packed_a(c, &g)) c->workspace_bytes -= conv_pa_floats(&g) * sizeof(float); /* packed at the first run */
   /* one multiply-add per output and tap (im2col visits padding taps too) */
   uint64_t f[6] = {
       g.N, g.M, (uint64_t)g.w.out[0], (uint64_t)g.w.out[1], g.Cg, (uint64_t)(g.w.k[0] * g.w.k[1])};
@@ -321,9 +358,10 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
         dw_task(&J, t);
     return HOLO_OK;
   }
-  size_t pa = conv_pa_floats(&g);
+  const float *Ap = conv_packed_a(c, &g);
+  size_t pa = Ap ? 0 : conv_pa_floats(&g);
   if (c->workspace_bytes < pa * sizeof(float)) pa = 0; /* infer sized it otherwise: no packing */
-  conv_job J = {&g, X, Wt, B, Y, col + pa, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for, 0};
+  conv_job J = {&g, X, Wt, B, Y, col + pa, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for, Ap};
   if (pa) {
     for (size_t grp = 0; grp < g.G; grp++) {
       holo_gemm q = {0};

@@ -11,7 +11,15 @@
  * (STRING) applies Relu in the epilogue, "Clip" (with FLOAT holo_clip_min /
  * holo_clip_max, each optional) the Clip kernel's compares; on MatMul an optional third input
  * `bias` (broadcastable to [..., N] as [N] or [1,N]) is added before it,
- * exactly as MatMul then Add then Relu would. */
+ * exactly as MatMul then Add then Relu would.
+ *
+ * A constant 2-D B (a weight) is packed once per session by the kernel's
+ * pack (backend.h holo_pack_call): the GEMM core's panels, 32 columns wide
+ * when the first execution's A has fewer rows than the 4-row tile, else 8
+ * (products.h holo_gemm_panel_width); run reads the width back from the
+ * packed form's header. With it the product runs as holo.MatMulPacked did:
+ * packed B, and A packed per call where the core reads it so. Packing is
+ * pure data movement: the same bytes as the unpacked path. */
 #include "common/check.h"
 #include "common/shape.h"
 #include "microkernels/gemm.h"
@@ -85,6 +93,12 @@ static bool mm_fold(const holo_kernel_call *c, const mm_geom *g) {
   return holo_k_prod(a->shape, 0, rab) == holo_k_prod(g->bshape, 0, g->brank);
 }
 
+/* The packed B of run (NULL: none): B 2-D, so A's batch folds into M. */
+static const float *mm_packed(const holo_kernel_call *c, const mm_geom *g, size_t *w) {
+  if (!c->packed || c->inputs[1].rank != 2) return 0;
+  return holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_B, g->K, g->N, 1, w);
+}
+
 static size_t mm_workspace(const holo_kernel_call *c, const mm_geom *g) {
   size_t nb = holo_k_prod(g->bshape, 0, g->brank);
   size_t rows = mm_fold(c, g) ? nb * g->M : g->M;
@@ -109,7 +123,11 @@ holo_status holo_k_matmul_f32_infer(holo_kernel_call *c) {
     if ((st = holo_k_check_input(c, "MatMul", 2, HOLO_DT_F32))) return st;
     if ((st = row_bias(c, "MatMul", 2, g.N, &bcs))) return st;
   }
-  c->workspace_bytes = mm_workspace(c, &g);
+  size_t w, rows = holo_k_prod(g.bshape, 0, g.brank) * g.M;
+  if (mm_packed(c, &g, &w)) /* A packed per call where the core reads it so (gemm.h) */
+    c->workspace_bytes = holo_gemm_wants_packed_a(rows, g.N, g.K) ? holo_gemm_packed_a_floats(rows, g.K) * sizeof(float) : 0;
+  else
+    c->workspace_bytes = mm_workspace(c, &g);
   uint64_t f[4] = {holo_k_prod(g.bshape, 0, g.brank), g.M, g.N, g.K};
   c->work = holo_k_work(4, f);
   return holo_k_set_output(c, "MatMul", 0, HOLO_DT_F32, yr, ys);
@@ -137,6 +155,18 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
     row_bias(c, "MatMul", 2, g.N, &q.bcs);
   }
   float *ws = c->workspace_bytes ? c->workspace : 0;
+  size_t w;
+  const float *bp = mm_packed(c, &g, &w);
+  if (bp) { /* B 2-D: mm_fold holds */
+    q.M = nb * g.M;
+    q.A = A;
+    q.Bp = bp;
+    q.bpw = w;
+    q.C = Y;
+    if (ws && holo_gemm_wants_packed_a(q.M, q.N, q.K)) holo_gemm_pack_a_par(&q, ws, c->parallel_for, c->pctx);
+    holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
+    return HOLO_OK;
+  }
   if (mm_fold(c, &g)) {
     q.M = nb * g.M;
     q.A = A;
@@ -171,6 +201,24 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
       idx[d] = 0;
     }
   }
+  return HOLO_OK;
+}
+
+/* A constant 2-D B, for the rows of this first execution's A (whatever
+ * infer would refuse is left alone: infer says what is wrong). */
+holo_status holo_k_matmul_f32_pack(holo_pack_call *p) {
+  const holo_tensor *a = &p->call->inputs[0], *b = &p->call->inputs[1];
+  if (p->input != 1 || p->call->n_inputs < 2 || a->dtype != HOLO_DT_F32 || b->dtype != HOLO_DT_F32 || a->rank < 1 ||
+      a->rank > HOLO_MAX_RANK || b->rank != 2 || a->shape[a->rank - 1] != b->shape[0])
+    return HOLO_OK;
+  size_t K = (size_t)b->shape[0], N = (size_t)b->shape[1];
+  size_t M = holo_k_prod(a->shape, 0, a->rank - 1), w = holo_gemm_panel_width(M, N);
+  if (K == 0 || N == 0) return HOLO_OK;
+  if (!p->dst) {
+    p->bytes = holo_gemm_pack_bytes(holo_gemm_packed_b_floats_checked(K, N, w));
+    return HOLO_OK;
+  }
+  holo_gemm_pack_b_w(holo_gemm_pack_header(p->dst, HOLO_GEMM_PACKED_B, w, K, N, 1), b->data, N, 1, K, N, w);
   return HOLO_OK;
 }
 
@@ -232,8 +280,12 @@ holo_status holo_k_gemm_f32_infer(holo_kernel_call *c) {
   gemm_geom g;
   if ((st = gemm_geometry(c, &g))) return st;
   if ((st = check_act(c, "Gemm"))) return st;
-  if (g.M && g.N && g.K && (g.tb || g.M >= PACK_MIN_M))
+  size_t w;
+  if (c->packed && holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_B, g.K, g.N, 1, &w)) {
+    if (holo_gemm_wants_packed_a(g.M, g.N, g.K)) c->workspace_bytes = holo_gemm_packed_a_floats(g.M, g.K) * sizeof(float);
+  } else if (g.M && g.N && g.K && (g.tb || g.M >= PACK_MIN_M)) {
     c->workspace_bytes = holo_gemm_packed_floats(g.K, g.N) * sizeof(float);
+  }
   uint64_t f[3] = {g.M, g.N, g.K};
   c->work = holo_k_work(3, f);
   int64_t ys[2] = {(int64_t)g.M, (int64_t)g.N};
@@ -256,21 +308,49 @@ holo_status holo_k_gemm_f32_run(holo_kernel_call *c) {
   q.ldb = g.N;
   q.C = c->outputs[0].data;
   q.ldc = g.N;
-  q.scale = true;
+  /* a scale by exactly 1 is the identity: skipped (holo.MatMulPacked's epilogue) */
+  q.scale = g.alpha != 1.0f;
   q.alpha = g.alpha;
   if (g.has_c) {
     q.bias = c->inputs[2].data;
     q.brs = g.c_srow;
     q.bcs = g.c_scol;
-    q.bias_scaled = true;
+    q.bias_scaled = g.beta != 1.0f;
     q.beta = g.beta;
   }
   holo_k_gemm_act(c, "Gemm", &q);
-  if (c->workspace_bytes) {
+  size_t w;
+  const float *bp = c->packed ? holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_B, g.K, g.N, 1, &w) : 0;
+  if (bp) {
+    q.Bp = bp;
+    q.bpw = w;
+    if (c->workspace_bytes && holo_gemm_wants_packed_a(g.M, g.N, g.K))
+      holo_gemm_pack_a_par(&q, c->workspace, c->parallel_for, c->pctx);
+  } else if (c->workspace_bytes) {
     holo_gemm_pack_b(c->workspace, B, g.tb ? 1 : g.N, g.tb ? g.K : 1, g.K, g.N);
     q.Bp = c->workspace;
   }
   holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
+  return HOLO_OK;
+}
+
+/* B' = transB ? B^T : B, packed for the rows of this first execution's A. */
+holo_status holo_k_gemm_f32_pack(holo_pack_call *p) {
+  const holo_tensor *a = &p->call->inputs[0], *b = &p->call->inputs[1];
+  if (p->input != 1 || p->call->n_inputs < 2 || a->dtype != HOLO_DT_F32 || b->dtype != HOLO_DT_F32 || a->rank != 2 ||
+      b->rank != 2)
+    return HOLO_OK;
+  bool ta = holo_attr_int(p->call, "transA", 0) == 1, tb = holo_attr_int(p->call, "transB", 0) == 1;
+  size_t M = (size_t)(ta ? a->shape[1] : a->shape[0]), Ka = (size_t)(ta ? a->shape[0] : a->shape[1]);
+  size_t K = (size_t)(tb ? b->shape[1] : b->shape[0]), N = (size_t)(tb ? b->shape[0] : b->shape[1]);
+  size_t w = holo_gemm_panel_width(M, N);
+  if (K != Ka || K == 0 || N == 0) return HOLO_OK;
+  if (!p->dst) {
+    p->bytes = holo_gemm_pack_bytes(holo_gemm_packed_b_floats_checked(K, N, w));
+    return HOLO_OK;
+  }
+  float *dst = holo_gemm_pack_header(p->dst, HOLO_GEMM_PACKED_B, w, K, N, 1);
+  holo_gemm_pack_b_w(dst, b->data, tb ? 1 : N, tb ? K : 1, K, N, w);
   return HOLO_OK;
 }
 

@@ -16,6 +16,10 @@ holo_status holo_k_mmpacked_f32_infer(holo_kernel_call *c);
 holo_status holo_k_mmpacked_f32_run(holo_kernel_call *c);
 holo_status holo_k_packb_f32_infer(holo_kernel_call *c);
 holo_status holo_k_packb_f32_run(holo_kernel_call *c);
+/* The products' own layouts of a constant weight (backend.h holo_pack_call). */
+holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
+holo_status holo_k_gemm_f32_pack(holo_pack_call *p);
+holo_status holo_k_conv_f32_pack(holo_pack_call *p);
 holo_status holo_k_add_infer(holo_kernel_call *c); holo_status holo_k_add_run(holo_kernel_call *c);
 holo_status holo_k_sub_infer(holo_kernel_call *c); holo_status holo_k_sub_run(holo_kernel_call *c);
 holo_status holo_k_mul_infer(holo_kernel_call *c); holo_status holo_k_mul_run(holo_kernel_call *c);

@@ -1,7 +1,8 @@
 /* What the product operators (matmul.c: MatMul, Gemm, holo.MatMulPacked;
  * conv2d.c: Conv) share on top of the GEMM core (microkernels/gemm.h): the
- * fused activation attributes, and the core's and A packing's split into
- * tasks over the backend's threading hook. */
+ * fused activation attributes, the core's and A packing's split into tasks
+ * over the backend's threading hook, and the header of a weight packed once
+ * per session. */
 #ifndef HOLOGRAM_KERNELS_PRODUCTS_H
 #define HOLOGRAM_KERNELS_PRODUCTS_H
 
@@ -38,5 +39,38 @@ void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx
  * g->Ap; blocks of HOLO_GEMM_PAR_ROWS rows run as tasks through pf. Pure
  * data movement: no result byte depends on it. */
 void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, void *pctx);
+
+/* ---- a weight packed once per session by its kernel's pack (backend.h
+ * holo_pack_call, docs/decisions.md 32; packed-weights.c): a 64-byte
+ * header naming the layout, then the floats. The kernel chooses the layout
+ * from the shapes of the first execution that runs it; run reads it back
+ * from the header, so any later shape is served (every layout gives the
+ * same bytes). */
+#define HOLO_GEMM_PACK_HDR 64
+typedef enum holo_gemm_pack_kind {
+  HOLO_GEMM_PACKED_B = 1, /* holo_gemm_pack_b_w panels of width w: rows K, cols N */
+  HOLO_GEMM_PACKED_A = 2  /* holo_gemm_pack_a_par strips, one block per group: rows M, cols K */
+} holo_gemm_pack_kind;
+
+/* The panel width for a product of M rows with a B packed once: 32-column
+ * panels below the 4-row tile (each row streams one contiguous panel,
+ * HOLO_GEMM_NR_WIDE) when N fills one, else the tile's 8. */
+static inline size_t holo_gemm_panel_width(size_t M, size_t N) {
+  return M < 4 && N >= HOLO_GEMM_NR_WIDE ? HOLO_GEMM_NR_WIDE : HOLO_GEMM_NR;
+}
+/* Bytes of a packed weight (header included) of `floats` floats; 0 when
+ * that overflows (the kernel then keeps the weight as it is). */
+static inline size_t holo_gemm_pack_bytes(size_t floats) {
+  return floats > (SIZE_MAX - HOLO_GEMM_PACK_HDR) / sizeof(float) ? 0 : HOLO_GEMM_PACK_HDR + floats * sizeof(float);
+}
+/* Floats of a packed B of K x N in panels of w columns, 0 on overflow. */
+size_t holo_gemm_packed_b_floats_checked(size_t K, size_t N, size_t w);
+/* Writes the header (kind, w, rows, cols, groups); returns the floats after it. */
+float *holo_gemm_pack_header(void *dst, holo_gemm_pack_kind kind, size_t w, size_t rows, size_t cols,
+                             size_t groups);
+/* The floats of a packed weight whose header says (kind, rows, cols,
+ * groups), its width in *w; NULL when p is NULL or says otherwise. */
+const float *holo_gemm_packed(const void *p, holo_gemm_pack_kind kind, size_t rows, size_t cols, size_t groups,
+                              size_t *w);
 
 #endif

@@ -1,4 +1,4 @@
-/* The pack seam (backend.h holo_pack_call, docs/decisions.md 29) through a
+/* The pack seam (backend.h holo_pack_call, docs/decisions.md 32) through a
  * backend of this test's own: t.Dot packs its constant B transposed behind
  * a header, t.Neg packs nothing. The runtime asks at the first execution
  * that runs a node, for its constant inputs only, keeps the packed form

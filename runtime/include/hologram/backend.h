@@ -70,7 +70,7 @@ typedef holo_status (*holo_kernel_fn)(holo_kernel_call *call);
 
 /* A kernel's own layout for one constant operand (a weight), chosen and
  * computed by the kernel, once per session: the archive says only which
- * operands are constant (docs/decisions.md 29).
+ * operands are constant (docs/decisions.md 32).
  *
  * The runtime asks at the first execution that runs the node (when every
  * operand's shape is known) for each input that is constant -- an archive
