@@ -1,6 +1,6 @@
 // GEMM efficiency: the SIMD128 peak of this machine/engine (bench/gemm-peak.c:
 // register-resident 4x8 / 4x12 tiles, no memory traffic) against a
-// 512x512x512 product through hologram's holo.MatMulPacked (the converted
+// 512x512x512 product through hologram's MatMul, B packed by its kernel (the converted
 // matmul_512 of make_models.py, fresh random input every run; nothing is
 // subtracted: the time is session.execute's, input copy + SHA-256 label +
 // GEMM + output copy). The input-side cost is reported separately, measured

@@ -4,8 +4,8 @@
 // emits:
 //   holo       = convert(onnx, { fuse: false })  — op for op;
 //   holoPacked = convert(onnx)                   — the default: fuse-matmul-bias,
-//                fuse-relu, pack-weights (holo.PackB computed once at load +
-//                holo.MatMulPacked), docs/converter.md.
+//                fuse-relu (weights packed by the kernels at the first
+//                execution, docs/decisions.md 32), docs/converter.md.
 // Shapes follow /work/shared/bench/make_models.py (torch export: Linear is
 // Gemm(transB=1), x @ W + b is MatMul + Add(out, b)).
 import onnxProto from 'onnx-proto';

@@ -18,15 +18,16 @@
 // onProgress(stage, done, total): called as the conversion advances; stages
 //   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
 // fuse: default true — the kernel-contract rewrites (docs/converter.md):
-//   fuse-layernorm, fuse-matmul-bias, fuse-relu, fuse-clip, pack-weights (holo.PackB at load +
-//   holo.MatMulPacked). Same output bytes as the unfused graph; `fuse: false`
-//   emits the op-for-op graph.
+//   fuse-layernorm, fuse-matmul-bias, fuse-relu, fuse-clip. Same output bytes as the
+//   unfused graph; `fuse: false` emits the op-for-op graph. Weight layouts are
+//   the backend's (a MatMul/Gemm's constant B is packed by its kernel at the
+//   first execution, docs/decisions.md 32): nothing here depends on a tile.
 //
 // Pipeline: decode (onnx-reader) -> import values -> normalize every node to its
 // opset-18 form with explicit attribute defaults (onnx-ops), inferring shapes
 // and folding constants as it goes -> rewrites: remove-identity,
 // fuse-batchnorm, fold-constants, dead-nodes, then (fuse) fuse-layernorm,
-// fuse-matmul-bias, fuse-relu, fuse-clip, pack-weights, dead-nodes -> backend check -> GraphBuilder
+// fuse-matmul-bias, fuse-relu, fuse-clip, dead-nodes -> backend check -> GraphBuilder
 // -> writeHolo. Anything that cannot be converted exactly throws an Error
 // naming the op, the node and what is missing.
 import { readModel, dtypeName } from './onnx-reader.js';
@@ -41,7 +42,6 @@ import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
 import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
-import { packWeights } from './rewrites/pack-weights.js';
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 
@@ -207,14 +207,12 @@ function rewrite(ir, opts, fold) {
   fuseBatchNorm(ir);
   foldConstants(ir, { runtime: fold });
   removeDeadNodes(ir);
-  // kernel-contract fusions run after folding: holo.PackB must stay a node
-  // (the runtime computes it once at load) rather than fold into the archive
+  // kernel-contract fusions run after folding (a fused node is no fold's business)
   if (opts.fuse !== false) {
     fuseLayerNorm(ir);
     fuseMatMulBias(ir);
     fuseRelu(ir);
     fuseClip(ir);
-    packWeights(ir);
     removeDeadNodes(ir);
   }
 }

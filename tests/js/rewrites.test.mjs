@@ -8,7 +8,6 @@ import { foldJS, foldNode, foldConstants, runNode } from '../../compiler/rewrite
 import { fuseBatchNorm } from '../../compiler/rewrites/fuse-batchnorm.js';
 import { fuseMatMulBias } from '../../compiler/rewrites/fuse-matmul-bias.js';
 import { fuseRelu } from '../../compiler/rewrites/fuse-relu.js';
-import { packWeights } from '../../compiler/rewrites/pack-weights.js';
 import { convert } from '../../compiler/convert.js';
 import { OnnxBuilder, FLOAT, F } from './onnx-build.mjs';
 import ort from 'onnxruntime-node';
@@ -236,7 +235,7 @@ test('fuse-batchnorm: without a Conv, BN is lowered to Mul+Add with [C,1,1] cons
   assert.is(fuseBatchNorm(k), 0);
 });
 
-// ---- kernel-contract fusions (fuse-matmul-bias, fuse-relu, pack-weights):
+// ---- kernel-contract fusions (fuse-matmul-bias, fuse-relu, fuse-clip):
 // the fused graph must give the unfused graph's bytes on the wasm runtime
 // (simd128 and scalar modules), and onnxruntime-node's values within tolerance.
 
@@ -275,7 +274,7 @@ async function checkFusion(bytes, feeds, { special = true } = {}) {
   return { fused, plain, ops: opsOf(fused.graph) };
 }
 
-test('fusions: torch-style MLP (Gemm transB=1 + Relu) -> PackB + MatMulPacked with bias and Relu, same bytes', async () => {
+test('fusions: torch-style MLP (Gemm transB=1 + Relu) -> Gemm with Relu fused, no weight layout in the archive, same bytes', async () => {
   for (const [M, K, H, N] of [[1, 7, 13, 3], [5, 17, 9, 10], [64, 33, 65, 8]]) {
     const b = new OnnxBuilder(13);
     b.input('x', FLOAT, [M, K]);
@@ -285,19 +284,19 @@ test('fusions: torch-style MLP (Gemm transB=1 + Relu) -> PackB + MatMulPacked wi
       .node('Gemm', ['h2', 'w2', 'b2'], ['y'], { transB: 1 });
     b.output('y', FLOAT, [M, N]);
     const { ops, fused, plain } = await checkFusion(b.bytes(), { x: { data: rand(M * K), shape: [M, K] } });
-    assert.equal(ops, ['holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked']);
+    assert.equal(ops, ['Gemm', 'Gemm']);
     assert.equal(opsOf(plain.graph), ['Gemm', 'Relu', 'Gemm']);
-    const mm = fused.graph.nodes[1];
-    assert.equal(mm.attrs.find((a) => a.name === 'holo_activation').value, 'Relu');
-    assert.equal(mm.attrs.find((a) => a.name === 'n').value, H);
-    assert.equal(fused.graph.nodes[0].attrs.find((a) => a.name === 'transB').value, 1);
-    assert.ok(fused.report.rewrites.some((l) => /pack-weights: 2/.test(l)));
+    const g1 = fused.graph.nodes[0];
+    assert.equal(g1.attrs.find((a) => a.name === 'holo_activation').value, 'Relu');
+    assert.equal(g1.attrs.find((a) => a.name === 'transB').value, 1);
+    assert.ok(!fused.report.rewrites.some((l) => /pack/.test(l)));
   }
 });
 
-test('pack-weights: 32-column panels (nr=32) exactly where A has < 4 static rows and N >= 32; same bytes either way', async () => {
-  const nrOf = (n) => n.attrs.find((a) => a.name === 'nr')?.value ?? 8;
-  for (const [M, K, H, N, want] of [[1, 40, 70, 33, [32, 32]], [3, 9, 40, 5, [32, 8]], [4, 9, 40, 33, [8, 8]], [1, 9, 31, 40, [8, 32]]]) {
+test('the archive names no weight layout: 1 or 4 rows of A, the same nodes and attributes (the kernel packs B at run time); same bytes', async () => {
+  const graphs = [];
+  for (const M of [1, 3, 4]) {
+    const [K, H, N] = [40, 70, 33];
     const b = new OnnxBuilder(13);
     b.input('x', FLOAT, [M, K]);
     b.init('w1', FLOAT, [H, K], rand(H * K, 0.5)).init('b1', FLOAT, [H], rand(H, 0.1));
@@ -306,13 +305,15 @@ test('pack-weights: 32-column panels (nr=32) exactly where A has < 4 static rows
       .node('Gemm', ['h2', 'w2'], ['y'], { transB: 1 });
     b.output('y', FLOAT, [M, N]);
     const { fused } = await checkFusion(b.bytes(), { x: { data: rand(M * K), shape: [M, K] } });
-    const packs = fused.graph.nodes.filter((n) => n.op === 'holo.PackB');
-    assert.equal(packs.map(nrOf), want, `${M}x${K} -> ${H} -> ${N}`);
-    packs.forEach((n, i) => assert.equal(fused.graph.values[n.outputs[0]].shape[2], want[i]));
+    graphs.push(fused.graph);
   }
+  const nodesOf = (g) => JSON.stringify(g.nodes.map((n) => [n.op, n.attrs, n.inputs.map((i) => i !== null && g.values[i].kind === 'const' ? g.values[i].shape : null)]));
+  assert.is(nodesOf(graphs[0]), nodesOf(graphs[1]));
+  assert.is(nodesOf(graphs[0]), nodesOf(graphs[2]));
+  for (const g of graphs) assert.ok(g.nodes.every((n) => !n.op.startsWith('holo.')), g.nodes.map((n) => n.op).join(' '));
 });
 
-test('fusions: MatMul + Add(bias) + Relu (2-D and batched 3-D A, bias [N] and [1,1,N]) -> MatMulPacked, same bytes', async () => {
+test('fusions: MatMul + Add(bias) + Relu (2-D and batched 3-D A, bias [N] and [1,1,N]) -> MatMul(bias, Relu), same bytes', async () => {
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [2, 3, 12]);
   b.init('w1', FLOAT, [12, 17], rand(204, 0.5)).init('b1', FLOAT, [1, 1, 17], rand(17, 0.1));
@@ -321,7 +322,7 @@ test('fusions: MatMul + Add(bias) + Relu (2-D and batched 3-D A, bias [N] and [1
     .node('MatMul', ['h3', 'w2'], ['h4']).node('Add', ['h4', 'b2'], ['y']);
   b.output('y', FLOAT, [2, 3, 9]);
   const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(72), shape: [2, 3, 12] } });
-  assert.equal(ops, ['holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked']);
+  assert.equal(ops, ['MatMul', 'MatMul']);
   assert.equal(fused.graph.nodes[1].inputs.length, 3);
   assert.ok(fused.report.rewrites.some((l) => /fuse-matmul-bias: 2/.test(l)));
   assert.ok(fused.report.rewrites.some((l) => /fuse-relu: 1/.test(l)));
@@ -337,7 +338,7 @@ test('fusions: Conv + Relu -> Conv(holo_activation), MaxPool/Softmax untouched, 
     .node('Flatten', ['p'], ['f'], { axis: 1 }).node('MatMul', ['f', 'w2'], ['m']).node('Softmax', ['m'], ['y'], { axis: -1 });
   b.output('y', FLOAT, [1, 6]);
   const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(189), shape: [1, 3, 9, 7] } });
-  assert.equal(ops, ['Conv', 'MaxPool', 'Flatten', 'holo.PackB', 'holo.MatMulPacked', 'Softmax']);
+  assert.equal(ops, ['Conv', 'MaxPool', 'Flatten', 'MatMul', 'Softmax']);
   assert.equal(fused.graph.nodes[0].attrs.find((a) => a.name === 'holo_activation').value, 'Relu');
 });
 
@@ -356,22 +357,23 @@ test('fusions: what must not be rewritten is kept (alpha/beta != 1, per-row C, t
     .node('Gemm', ['x', 'w', 'c'], ['g6'], { transB: 1 }).node('Relu', ['g6'], ['r6']).node('Sigmoid', ['g6'], ['s6']);
   for (const o of ['g1', 'g2', 'g3', 'g4', 'g5', 'a1', 'r6', 's6']) b.output(o, FLOAT, null);
   const { ops } = await checkFusion(b.bytes(), { x: { data: rand(24), shape: [4, 6] } });
-  assert.equal(ops, ['Gemm', 'Gemm', 'Gemm', 'Gemm', 'Gemm', 'holo.PackB', 'holo.MatMulPacked', 'holo.PackB', 'holo.MatMulPacked', 'Relu', 'Sigmoid']);
+  assert.equal(ops, ['Gemm', 'Gemm', 'Gemm', 'Gemm', 'Gemm', 'MatMul', 'Gemm', 'Relu', 'Sigmoid']);
 });
 
-test('fusions: one holo.PackB per shared weight; PackB runs at load, not per call; fuse:false disables', async () => {
+test('fusions: a shared weight stays one constant; one dispatch per MatMul per call (packing is not a node); fuse:false disables', async () => {
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [3, 8]);
   b.init('w', FLOAT, [8, 8], rand(64, 0.5));
   b.node('MatMul', ['x', 'w'], ['h']).node('MatMul', ['h', 'w'], ['y']);
   b.output('y', FLOAT, [3, 8]);
   const { fused, plain } = await checkFusion(b.bytes(), { x: { data: rand(24), shape: [3, 8] } });
-  assert.equal(opsOf(fused.graph), ['holo.PackB', 'holo.MatMulPacked', 'holo.MatMulPacked']);
+  assert.equal(opsOf(fused.graph), ['MatMul', 'MatMul']);
+  assert.is(fused.graph.values.filter((v) => v.kind === 'const').length, 1);
   assert.equal(opsOf(plain.graph), ['MatMul', 'MatMul']);
   const s = rt.load(fused.holo);
   const d0 = s.counters.dispatches;
   for (let i = 0; i < 3; i++) s.execute([{ data: rand(24), shape: [3, 8] }]);
-  assert.is(s.counters.dispatches - d0, 6, 'two MatMulPacked per call, PackB never');
+  assert.is(s.counters.dispatches - d0, 6, 'two MatMul per call, nothing else');
   s.dispose();
 });
 
@@ -388,9 +390,9 @@ test('fusions: Conv + Clip(0, 6) (ReLU6), Clip with one bound, Gemm + Clip -> fu
     .node('Flatten', ['p'], ['f'], { axis: 1 }).node('Gemm', ['f', 'wg', 'cg'], ['g'], { transB: 1 }).node('Clip', ['g', 'lo'], ['y']);
   b.output('y', FLOAT, [1, 5]);
   const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(216, 3), shape: [1, 3, 9, 8] } });
-  assert.equal(ops, ['Conv', 'Conv', 'Conv', 'Flatten', 'holo.PackB', 'holo.MatMulPacked']);
+  assert.equal(ops, ['Conv', 'Conv', 'Conv', 'Flatten', 'Gemm']);
   const at = (n, k) => n.attrs.find((a) => a.name === k)?.value;
-  const [c0, c1, , , , mm] = fused.graph.nodes;
+  const [c0, c1, , , mm] = fused.graph.nodes;
   assert.equal([at(c0, 'holo_activation'), at(c0, 'holo_clip_min'), at(c0, 'holo_clip_max')], ['Clip', 0, 6]);
   assert.equal([at(c1, 'holo_activation'), at(c1, 'holo_clip_min'), at(c1, 'holo_clip_max')], ['Clip', undefined, 0.25]);
   assert.equal([at(mm, 'holo_activation'), at(mm, 'holo_clip_min'), at(mm, 'holo_clip_max')], ['Clip', 0, undefined]);
@@ -441,26 +443,7 @@ test('fusions: LayerNorm chains that must stay (mean over another axis, an inter
   assert.ok(!ops.includes('holo.LayerNormSteps'), ops.join(' '));
 });
 
-test('fusions: Gemm whose A comes from a Reshape to a 2-element shape is packed even when shapes are not inferred', () => {
-  const ir = ir0();
-  ir.addConst('w', DT.f32, [3, 4], f32(rand(12)));
-  ir.addConst('c', DT.f32, [3], f32(rand(3)));
-  ir.addConst('sh', DT.i64, [2], i64Bytes([-1, 4]));
-  node(ir, 'Reshape', ['x', 'sh'], ['r'], {}, null);
-  node(ir, 'Gemm', ['r', 'w', 'c'], ['y'], { transB: A.int(1) }, null);
-  ir.outputs.push('y');
-  assert.is(packWeights(ir), 1);
-  assert.equal(ir.nodes.map((n) => n.op), ['Reshape', 'holo.PackB', 'holo.MatMulPacked']);
-  const j = ir0();
-  j.addConst('w', DT.f32, [3, 4], f32(rand(12)));
-  j.addConst('sh', DT.i64, [3], i64Bytes([1, -1, 4]));
-  node(j, 'Reshape', ['x', 'sh'], ['r'], {}, null);
-  node(j, 'Gemm', ['r', 'w'], ['y'], { transB: A.int(1) }, null);
-  j.outputs.push('y');
-  assert.is(packWeights(j), 0, 'a 3-D reshape stays a Gemm (which refuses it)');
-});
-
-test('fusion rewrites on the IR: conditions of fuse-matmul-bias / fuse-relu / pack-weights', () => {
+test('fusion rewrites on the IR: conditions of fuse-matmul-bias / fuse-relu', () => {
   const ir = ir0();
   ir.addConst('w', DT.f32, [4, 3], f32(rand(12)));
   ir.addConst('b', DT.f32, [1, 3], f32(rand(3)));
@@ -477,16 +460,8 @@ test('fusion rewrites on the IR: conditions of fuse-matmul-bias / fuse-relu / pa
   assert.is(fuseRelu(ir), 0, 'the MatMul output is also a graph output');
   ir.outputs = ['r'];
   assert.is(fuseRelu(ir), 1);
-  assert.is(packWeights(ir), 1);
-  assert.equal(ir.nodes.map((n) => n.op), ['holo.PackB', 'holo.MatMulPacked']);
-  assert.equal(ir.get(ir.nodes[0].outputs[0]).shape, [1, 4, 8]);
-  assert.equal(ir.nodes[1].attrs, { n: A.int(3), holo_activation: A.string('Relu') });
-  // a non-constant B is not packed
-  const j = ir0();
-  j.addValue({ name: 'w', dtype: DT.f32, shape: [4, 3], kind: 'input' });
-  node(j, 'MatMul', ['x', 'w'], ['m'], {}, ['N', 3]);
-  j.outputs.push('m');
-  assert.is(packWeights(j), 0);
+  assert.equal(ir.nodes.map((n) => [n.op, n.inputs, n.outputs]), [['MatMul', ['x', 'w', 'b'], ['r']]]);
+  assert.equal(ir.nodes[0].attrs, { holo_activation: A.string('Relu') });
 });
 
 test.run();
