@@ -2,18 +2,21 @@
 
 #include "common/shape.h"
 
-void holo_k_bcast_plan(holo_k_bcast *p, const holo_tensor *a, const holo_tensor *b,
-                       const holo_tensor *y) {
+void holo_bcast_init(holo_bcast *w, const holo_tensor *y, const holo_tensor *const *t, uint32_t n) {
+  w->nops = n;
   if (y->rank == 0) {
-    p->rank = 1;
-    p->shape[0] = 1;
-    p->sa[0] = p->sb[0] = 0;
+    w->rank = 1;
+    w->shape[0] = 1;
+    for (uint32_t k = 0; k < n; k++) w->st[k][0] = 0;
   } else {
-    p->rank = y->rank;
-    for (uint32_t i = 0; i < y->rank; i++) p->shape[i] = y->shape[i];
-    holo_k_broadcast_strides(a->shape, a->rank, y->shape, y->rank, p->sa);
-    holo_k_broadcast_strides(b->shape, b->rank, y->shape, y->rank, p->sb);
+    w->rank = y->rank;
+    for (uint32_t i = 0; i < y->rank; i++) w->shape[i] = y->shape[i];
+    for (uint32_t k = 0; k < n; k++)
+      holo_k_broadcast_strides(t[k]->shape, t[k]->rank, y->shape, y->rank, w->st[k]);
   }
-  p->row = (size_t)p->shape[p->rank - 1];
-  p->n_rows = holo_k_prod(p->shape, 0, p->rank - 1);
+  for (uint32_t i = 0; i < HOLO_MAX_RANK; i++) w->idx[i] = 0;
+  for (uint32_t k = 0; k < HOLO_BCAST_MAX_OPS; k++) w->off[k] = w->step[k] = 0;
+  for (uint32_t k = 0; k < n; k++) w->step[k] = (size_t)w->st[k][w->rank - 1];
+  w->row = (size_t)w->shape[w->rank - 1];
+  w->rows = holo_k_prod(w->shape, 0, w->rank - 1);
 }

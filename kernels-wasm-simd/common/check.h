@@ -28,6 +28,18 @@ const char *holo_k_dtype_name(uint32_t dt);
 holo_status holo_k_check_arity(holo_kernel_call *c, const char *op, uint32_t min_in,
                                uint32_t max_in, uint32_t max_out);
 
+/* infer's start: outputs[0] aliases nothing, no workspace. */
+static inline void holo_k_infer_reset(holo_kernel_call *c) {
+  c->alias_input = -1;
+  c->workspace_bytes = 0;
+}
+/* holo_k_infer_reset, then holo_k_check_arity. */
+static inline holo_status holo_k_infer_begin(holo_kernel_call *c, const char *op, uint32_t min_in, uint32_t max_in,
+                                             uint32_t max_out) {
+  holo_k_infer_reset(c);
+  return holo_k_check_arity(c, op, min_in, max_in, max_out);
+}
+
 /* Input idx is present, of dtype want (0: any known dtype), rank <= 8,
  * non-negative dims, addressable size, and its buffer holds that many bytes. */
 holo_status holo_k_check_input(holo_kernel_call *c, const char *op, uint32_t idx, uint32_t want);

@@ -29,6 +29,16 @@ bool holo_k_broadcast_shape(const int64_t *a, uint32_t ra, const int64_t *b, uin
   return true;
 }
 
+bool holo_k_broadcast_tensors(const holo_tensor *const *t, uint32_t n, int64_t *out, uint32_t *rout) {
+  *rout = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    int64_t acc[HOLO_MAX_RANK];
+    for (uint32_t i = 0; i < *rout; i++) acc[i] = out[i];
+    if (!holo_k_broadcast_shape(acc, *rout, t[k]->shape, t[k]->rank, out, rout)) return false;
+  }
+  return true;
+}
+
 void holo_k_broadcast_strides(const int64_t *in, uint32_t rin, const int64_t *out, uint32_t rout,
                               int64_t *strides) {
   int64_t s = 1;

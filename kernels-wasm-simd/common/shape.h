@@ -52,10 +52,36 @@ bool holo_k_axis(int64_t axis, uint32_t rank, bool inclusive, uint32_t *out);
 bool holo_k_broadcast_shape(const int64_t *a, uint32_t ra, const int64_t *b, uint32_t rb,
                             int64_t *out, uint32_t *rout);
 
+/* The broadcast shape of n tensors (folding holo_k_broadcast_shape left
+ * to right) into out/rout; false when they do not broadcast. */
+bool holo_k_broadcast_tensors(const holo_tensor *const *t, uint32_t n, int64_t *out, uint32_t *rout);
+
 /* Element strides of shape `in` (rank rin <= rout) aligned right against an
  * output of rank rout, with 0 where the input dim is broadcast. */
 void holo_k_broadcast_strides(const int64_t *in, uint32_t rin, const int64_t *out, uint32_t rout,
                               int64_t *strides);
+
+/* Advances the row-major index idx over dims [0, rank) of count (the last
+ * dim fastest). */
+static inline void holo_k_next_index(int64_t *idx, const int64_t *count, uint32_t rank) {
+  for (int32_t d = (int32_t)rank - 1; d >= 0; d--) {
+    if (++idx[d] < count[d]) return;
+    idx[d] = 0;
+  }
+}
+
+/* The same, moving *off by stride[d] per step along dim d and back over
+ * the whole dim on a carry (wrapping size_t arithmetic: *off is back in
+ * range after every carry, whatever the strides' signs). */
+static inline void holo_k_next_offset(int64_t *idx, const int64_t *count, const int64_t *stride, uint32_t rank,
+                                      size_t *off) {
+  for (int32_t d = (int32_t)rank - 1; d >= 0; d--) {
+    *off += (size_t)stride[d];
+    if (++idx[d] < count[d]) return;
+    *off -= (size_t)(stride[d] * count[d]);
+    idx[d] = 0;
+  }
+}
 
 /* Row-major element strides of a contiguous tensor. */
 void holo_k_strides(const int64_t *shape, uint32_t rank, int64_t *strides);

@@ -18,16 +18,7 @@
 /* The vector epilogue of 4 outputs of one channel: holo_gemm_epi's steps. */
 static inline __attribute__((always_inline)) v128_t dw_epi4(const holo_gemm *e, v128_t v, v128_t b) {
   if (e->bias) v = wasm_f32x4_add(v, b);
-  if (e->relu) v = wasm_v128_andnot(v, wasm_f32x4_lt(v, wasm_f32x4_splat(0.0f)));
-  if (e->lo_on) {
-    const v128_t lo = wasm_f32x4_splat(e->lo);
-    v = wasm_v128_bitselect(lo, v, wasm_f32x4_lt(v, lo));
-  }
-  if (e->hi_on) {
-    const v128_t hi = wasm_f32x4_splat(e->hi);
-    v = wasm_v128_bitselect(hi, v, wasm_f32x4_gt(v, hi));
-  }
-  return v;
+  return holo_gemm_act4(e, v);
 }
 
 /* 4 outputs (ow0..ow0+3) of padded row pointer r (tap (0,0) of ow0):

@@ -28,16 +28,7 @@ INLINE v128_t epi4(const holo_gemm *g, size_t i, size_t j, v128_t v) {
     if (g->bias_scaled) b = wasm_f32x4_mul(wasm_f32x4_splat(g->beta), b);
     v = wasm_f32x4_add(v, b);
   }
-  if (g->relu) v = wasm_v128_andnot(v, wasm_f32x4_lt(v, wasm_f32x4_splat(0.0f)));
-  if (g->lo_on) {
-    const v128_t lo = wasm_f32x4_splat(g->lo);
-    v = wasm_v128_bitselect(lo, v, wasm_f32x4_lt(v, lo));
-  }
-  if (g->hi_on) {
-    const v128_t hi = wasm_f32x4_splat(g->hi);
-    v = wasm_v128_bitselect(hi, v, wasm_f32x4_gt(v, hi));
-  }
-  return v;
+  return holo_gemm_act4(g, v);
 }
 
 /* Stores nc (<= 4) lanes of acc at C(i, j..). */

@@ -161,4 +161,22 @@ static inline float holo_gemm_epi(const holo_gemm *g, size_t i, size_t j, float 
   return v;
 }
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+/* The activation steps of holo_gemm_epi on 4 lanes (Relu, then the Clip
+ * compares), for the SIMD cores' and the depthwise kernels' epilogues. */
+static inline __attribute__((always_inline)) v128_t holo_gemm_act4(const holo_gemm *g, v128_t v) {
+  if (g->relu) v = wasm_v128_andnot(v, wasm_f32x4_lt(v, wasm_f32x4_splat(0.0f)));
+  if (g->lo_on) {
+    const v128_t lo = wasm_f32x4_splat(g->lo);
+    v = wasm_v128_bitselect(lo, v, wasm_f32x4_lt(v, lo));
+  }
+  if (g->hi_on) {
+    const v128_t hi = wasm_f32x4_splat(g->hi);
+    v = wasm_v128_bitselect(hi, v, wasm_f32x4_gt(v, hi));
+  }
+  return v;
+}
+#endif
+
 #endif

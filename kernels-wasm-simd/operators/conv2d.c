@@ -248,9 +248,7 @@ static bool conv_direct_1x1(const conv_geom *g) {
 holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   holo_status st;
   conv_geom g;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "Conv", 2, 3, 1))) return st;
+  if ((st = holo_k_infer_begin(c, "Conv", 2, 3, 1))) return st;
   if ((st = holo_k_check_input(c, "Conv", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "Conv", 1, HOLO_DT_F32))) return st;
   if (!holo_k_absent(c, 2) && (st = holo_k_check_input(c, "Conv", 2, HOLO_DT_F32))) return st;

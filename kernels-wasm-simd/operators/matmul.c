@@ -108,9 +108,7 @@ static size_t mm_workspace(const holo_kernel_call *c, const mm_geom *g) {
 
 holo_status holo_k_matmul_f32_infer(holo_kernel_call *c) {
   holo_status st;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "MatMul", 2, 3, 1))) return st;
+  if ((st = holo_k_infer_begin(c, "MatMul", 2, 3, 1))) return st;
   if ((st = holo_k_check_input(c, "MatMul", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "MatMul", 1, HOLO_DT_F32))) return st;
   if ((st = check_act(c, "MatMul"))) return st;
@@ -271,9 +269,7 @@ static holo_status gemm_geometry(holo_kernel_call *c, gemm_geom *g) {
 
 holo_status holo_k_gemm_f32_infer(holo_kernel_call *c) {
   holo_status st;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "Gemm", 2, 3, 1))) return st;
+  if ((st = holo_k_infer_begin(c, "Gemm", 2, 3, 1))) return st;
   if ((st = holo_k_check_input(c, "Gemm", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "Gemm", 1, HOLO_DT_F32))) return st;
   if (!holo_k_absent(c, 2) && (st = holo_k_check_input(c, "Gemm", 2, HOLO_DT_F32))) return st;
@@ -372,9 +368,7 @@ holo_status holo_k_packb_f32_infer(holo_kernel_call *c) {
   holo_status st;
   char s1[HOLO_K_SHAPE_STR];
   int64_t nr;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "holo.PackB", 1, 1, 1))) return st;
+  if ((st = holo_k_infer_begin(c, "holo.PackB", 1, 1, 1))) return st;
   if ((st = holo_k_check_input(c, "holo.PackB", 0, HOLO_DT_F32))) return st;
   const holo_tensor *b = &c->inputs[0];
   int64_t tb = holo_attr_int(c, "transB", 0);
@@ -424,9 +418,7 @@ static holo_status mmp_geometry(holo_kernel_call *c, size_t *M, size_t *K, size_
 holo_status holo_k_mmpacked_f32_infer(holo_kernel_call *c) {
   holo_status st;
   size_t M, K, N, w, bcs;
-  c->alias_input = -1;
-  c->workspace_bytes = 0;
-  if ((st = holo_k_check_arity(c, "holo.MatMulPacked", 2, 3, 1))) return st;
+  if ((st = holo_k_infer_begin(c, "holo.MatMulPacked", 2, 3, 1))) return st;
   if ((st = holo_k_check_input(c, "holo.MatMulPacked", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "holo.MatMulPacked", 1, HOLO_DT_F32))) return st;
   if ((st = check_act(c, "holo.MatMulPacked"))) return st;

@@ -112,6 +112,18 @@ static void test_slice(void **st) {
   kt_input(&k, 1, HOLO_DT_F32, 1, one, fs);
   kt_input(&k, 2, HOLO_DT_I64, 1, one, v1);
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "Slice");
+  /* a scalar with no axes to slice (empty starts and ends) is itself: run
+   * read the last axis's step of a rank-0 input before (index UINT32_MAX) */
+  int32_t x0 = 42;
+  int64_t zero[1] = {0}, none[1] = {0};
+  kt_init(&k, "Slice");
+  kt_input(&k, 0, HOLO_DT_I32, 0, NULL, &x0);
+  kt_input(&k, 1, HOLO_DT_I64, 1, zero, none);
+  kt_input(&k, 2, HOLO_DT_I64, 1, zero, none);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].rank, 0);
+  assert_int_equal(((const int32_t *)k.out[0].data)[0], 42);
+  kt_free(&k);
 }
 
 /* ------------------------------------------------------------------ Pad */

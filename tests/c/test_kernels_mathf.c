@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "../../kernels-wasm-simd/mathf.h"
+#include "math/mathlib.h"
 
 /* Distance in representable floats; huge when signs or NaN-ness differ. */
 static int64_t mf_ulps(float a, float b) {

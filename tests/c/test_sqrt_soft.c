@@ -1,4 +1,4 @@
-/* The software double sqrt (kernels-wasm-simd/mathf.c), which targets
+/* The software double sqrt (kernels-wasm-simd/math/sqrt.c), which targets
  * without a double-precision FPU (Cortex-M4F: boards/mps2-an386) use in
  * place of libm's: bit for bit the hardware sqrt's result here. */
 #include <math.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../kernels-wasm-simd/mathf.h"
+#include "math/mathlib.h"
 
 static uint64_t bits(double d) {
   uint64_t u;

@@ -29,7 +29,7 @@ test('each instance names an instruction set its file name says', () => {
 test('the check finds a generated file that differs from its template', () => {
   const files = generated();
   assert.equal(stale(files), []);
-  const edited = files.map(([p, t], i) => [p, i === 1 ? t.replace('MADD', 'MADD_EDITED') : t]);
+  const edited = files.map(([p, t], i) => [p, i === 1 ? t + '/* edited by hand */\n' : t]);
   assert.equal(stale(edited), [files[1][0]]);
   const r = spawnSync(process.execPath, [join(ROOT, 'kernels-wasm-simd', 'gen', 'generate.mjs'), '--check'], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);

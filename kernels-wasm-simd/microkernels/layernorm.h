@@ -1,0 +1,49 @@
+/* The normalization microkernels (operators/layernorm.c). */
+#ifndef HOLOGRAM_KERNELS_LAYERNORM_H
+#define HOLOGRAM_KERNELS_LAYERNORM_H
+
+#include <stddef.h>
+
+#include "common/bcast.h"
+#include "common/fp-contract.h"
+
+/* LayerNormalization, one row xr -> yr of n elements (layernorm-f32-scalar.c).
+ * w0: the walk over the normalized shape whose operand 0 is Scale, 1 is B
+ * (bi NULL: no bias); mean_out / inv_out (or NULL) get the row's mean and
+ * 1 / sqrt(var + eps), rounded to f32. */
+void holo_ukernel_layernorm_f32__scalar(const float *xr, float *yr, size_t n, double eps, const float *sc,
+                                        const float *bi, const holo_bcast *w0, float *mean_out, float *inv_out);
+
+/* holo.LayerNormSteps (layernormsteps-f32-scalar.c, -simd128.c).
+ * rowsums: acc[q] = sum over i of (double)p[q*n + i], ascending i, q < nr <= 4.
+ * squares: yr[i] = (xr[i] - mean)^2. norm: yr[i] = ((xr[i] - mean) / s)
+ * * sc[i*ss] + bi[i*bs] (sc / bi NULL: that step is absent; ss / bs 0: one
+ * broadcast value). */
+void holo_ukernel_lns_rowsums_f32__scalar(const float *p, size_t n, size_t nr, double *acc);
+void holo_ukernel_lns_squares_f32__scalar(const float *xr, float *yr, size_t n, float mean);
+void holo_ukernel_lns_norm_f32__scalar(const float *xr, float *yr, size_t n, float mean, float s, const float *sc,
+                                       size_t ss, const float *bi, size_t bs);
+#ifdef __wasm_simd128__
+void holo_ukernel_lns_squares_f32__simd128(const float *xr, float *yr, size_t n, float mean);
+void holo_ukernel_lns_norm_f32__simd128(const float *xr, float *yr, size_t n, float mean, float s, const float *sc,
+                                        size_t ss, const float *bi, size_t bs);
+#endif
+
+/* The build's variants. */
+static inline void holo_lns_squares_f32(const float *xr, float *yr, size_t n, float mean) {
+#ifdef __wasm_simd128__
+  holo_ukernel_lns_squares_f32__simd128(xr, yr, n, mean);
+#else
+  holo_ukernel_lns_squares_f32__scalar(xr, yr, n, mean);
+#endif
+}
+static inline void holo_lns_norm_f32(const float *xr, float *yr, size_t n, float mean, float s, const float *sc,
+                                     size_t ss, const float *bi, size_t bs) {
+#ifdef __wasm_simd128__
+  holo_ukernel_lns_norm_f32__simd128(xr, yr, n, mean, s, sc, ss, bi, bs);
+#else
+  holo_ukernel_lns_norm_f32__scalar(xr, yr, n, mean, s, sc, ss, bi, bs);
+#endif
+}
+
+#endif

@@ -1,0 +1,7 @@
+/* MaxPool, one output row, by the scalar rule (pool2d.h). */
+#include "microkernels/pool2d.h"
+
+void holo_ukernel_maxpool2d_row_f32__scalar(const float *xp, const holo_k_win2d *w, int64_t oh, float *y) {
+  for (int64_t ow = 0; ow < w->out[1]; ow++)
+    y[ow] = holo_pool2d_one_f32(xp, w, oh, ow, true, false);
+}

@@ -1,0 +1,26 @@
+/* The Reduce family's microkernel (operators/reduce.c). */
+#ifndef HOLOGRAM_KERNELS_REDUCE_H
+#define HOLOGRAM_KERNELS_REDUCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/fp-contract.h"
+#include "common/shape.h"
+
+enum {
+  HOLO_REDUCE_SUM, HOLO_REDUCE_MEAN, HOLO_REDUCE_MAX, HOLO_REDUCE_MIN, HOLO_REDUCE_PROD, HOLO_REDUCE_SUMSQ,
+  HOLO_REDUCE_L1, HOLO_REDUCE_L2, HOLO_REDUCE_LOGSUM, HOLO_REDUCE_LOGSUMEXP
+};
+
+/* The reduction op of the set of elements x[base + sum_d i_d * rs[d]],
+ * i_d < rd[d] for the nr reduced dims, visited in ascending row-major
+ * order, of f32 (or f64) x, as a double for the caller to round once.
+ * Empty sets give the identity of the reduction (Sum/L1/L2/SumSquare 0,
+ * Prod 1, Max -inf, Min +inf, LogSum and LogSumExp -inf) and Mean NaN;
+ * Max/Min propagate NaN (reduce-f32-f64-scalar.c). */
+double holo_ukernel_reduce_f32_f64__scalar(int op, bool f64, const void *x, size_t base, uint32_t nr,
+                                           const int64_t *rd, const int64_t *rs);
+
+#endif

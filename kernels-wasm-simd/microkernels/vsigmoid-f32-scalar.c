@@ -1,0 +1,7 @@
+/* Sigmoid (vunary.h): holo_sigmoidf per element, in double, rounded once. */
+#include "math/mathlib.h"
+#include "microkernels/vunary.h"
+
+void holo_ukernel_vsigmoid_f32__scalar(size_t n, const float *x, float *y) {
+  for (size_t i = 0; i < n; i++) y[i] = holo_sigmoidf(x[i]);
+}

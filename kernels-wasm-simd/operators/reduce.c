@@ -1,0 +1,110 @@
+/* ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare,
+ * ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp on f32 (and f64),
+ * opset-18 form:
+ * axes is the optional i64 input 1; attributes keepdims (default 1) and
+ * noop_with_empty_axes (default 0).
+ *
+ * Every output element reduces its set in ascending row-major order of the
+ * input; sums and products accumulate in double and round to f32 once.
+ * Max/Min propagate NaN. Empty sets give the identity of the reduction
+ * (Sum/L1/L2/SumSquare 0, Prod 1, Max -inf, Min +inf, LogSum and LogSumExp
+ * -inf) and Mean NaN. With empty axes and noop_with_empty_axes=1 every
+ * element reduces the singleton set {x} (so ReduceSum copies, ReduceL1 gives
+ * |x|, ReduceSumSquare x^2). The reduction of one set: microkernels/reduce.h. */
+#include "common/attrs.h"
+#include "common/check.h"
+#include "common/shape.h"
+#include "microkernels/reduce.h"
+#include "operators/operators.h"
+
+static const char *const r_names[] = {"ReduceSum",  "ReduceMean",     "ReduceMax", "ReduceMin",
+                                      "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
+                                      "ReduceLogSum", "ReduceLogSumExp"};
+
+/* Validates operands; mask gets the reduced axes. */
+static holo_status reduce_plan(holo_kernel_call *c, int op, uint32_t *mask, bool *keep) {
+  const char *name = r_names[op];
+  holo_status st;
+  bool noop;
+  if ((st = holo_k_check_arity(c, name, 1, 2, 1))) return st;
+  if ((st = holo_k_check_input(c, name, 0, 0))) return st;
+  if (c->inputs[0].dtype != HOLO_DT_F32 && c->inputs[0].dtype != HOLO_DT_F64)
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: dtype %s is not supported (f32, f64 are)",
+                       name, holo_k_dtype_name(c->inputs[0].dtype));
+  if ((st = holo_k_flag(c, name, "keepdims", 1, keep))) return st;
+  if ((st = holo_k_flag(c, name, "noop_with_empty_axes", 0, &noop))) return st;
+  const holo_tensor *x = &c->inputs[0];
+  int64_t axes[HOLO_MAX_RANK];
+  uint32_t na = 0;
+  if (!holo_k_absent(c, 1)) {
+    if ((st = holo_k_read_ints(c, name, 1, "axes", axes, HOLO_MAX_RANK, &na))) return st;
+    if (c->inputs[1].rank == 0)
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: axes must be 1-D, got a scalar", name);
+  }
+  if (na == 0) {
+    *mask = noop ? 0 : (x->rank >= 32 ? 0xffffffffu : (1u << x->rank) - 1);
+    return HOLO_OK;
+  }
+  return holo_k_axes_mask(c, name, axes, na, x->rank, mask);
+}
+
+static holo_status reduce_infer(holo_kernel_call *c, int op) {
+  uint32_t mask;
+  bool keep;
+  holo_status st;
+  holo_k_infer_reset(c);
+  if ((st = reduce_plan(c, op, &mask, &keep))) return st;
+  const holo_tensor *x = &c->inputs[0];
+  int64_t ys[HOLO_MAX_RANK];
+  uint32_t yr = 0;
+  for (uint32_t i = 0; i < x->rank; i++) {
+    if (mask & (1u << i)) {
+      if (keep) ys[yr++] = 1;
+    } else {
+      ys[yr++] = x->shape[i];
+    }
+  }
+  return holo_k_set_output(c, r_names[op], 0, x->dtype, yr, ys);
+}
+
+static holo_status reduce_run(holo_kernel_call *c, int op) {
+  uint32_t mask;
+  bool keep;
+  if (reduce_plan(c, op, &mask, &keep)) return HOLO_ERR_KERNEL;
+  const holo_tensor *xt = &c->inputs[0];
+  const bool f64 = xt->dtype == HOLO_DT_F64;
+  float *yf = c->outputs[0].data;
+  double *yd = c->outputs[0].data;
+  int64_t xs[HOLO_MAX_RANK];
+  holo_k_strides(xt->shape, xt->rank, xs);
+  /* kept dims (output order) and reduced dims, each with input strides */
+  int64_t kd[HOLO_MAX_RANK], ks[HOLO_MAX_RANK], rd[HOLO_MAX_RANK], rs[HOLO_MAX_RANK];
+  uint32_t nk = 0, nr = 0;
+  for (uint32_t i = 0; i < xt->rank; i++) {
+    if (mask & (1u << i)) {
+      rd[nr] = xt->shape[i];
+      rs[nr++] = xs[i];
+    } else {
+      kd[nk] = xt->shape[i];
+      ks[nk++] = xs[i];
+    }
+  }
+  size_t n_out = holo_k_prod(kd, 0, nk);
+  int64_t ko[HOLO_MAX_RANK] = {0};
+  size_t base = 0;
+  for (size_t o = 0; o < n_out; o++) {
+    double v = holo_ukernel_reduce_f32_f64__scalar(op, f64, xt->data, base, nr, rd, rs);
+    if (f64) yd[o] = v;
+    else yf[o] = (float)v;
+    holo_k_next_offset(ko, kd, ks, nk, &base);
+  }
+  return HOLO_OK;
+}
+
+#define DEF(fn, op)                                                                                          \
+  holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return reduce_infer(c, op); }                      \
+  holo_status holo_k_##fn##_run(holo_kernel_call *c) { return reduce_run(c, op); }
+DEF(reducesum, HOLO_REDUCE_SUM) DEF(reducemean, HOLO_REDUCE_MEAN) DEF(reducemax, HOLO_REDUCE_MAX)
+DEF(reducemin, HOLO_REDUCE_MIN) DEF(reduceprod, HOLO_REDUCE_PROD) DEF(reducesumsquare, HOLO_REDUCE_SUMSQ)
+DEF(reducel1, HOLO_REDUCE_L1) DEF(reducel2, HOLO_REDUCE_L2) DEF(reducelogsum, HOLO_REDUCE_LOGSUM)
+DEF(reducelogsumexp, HOLO_REDUCE_LOGSUMEXP)

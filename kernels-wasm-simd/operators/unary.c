@@ -1,0 +1,136 @@
+/* Relu, Sigmoid, Tanh and the other elementwise f32 functions: Neg, Abs,
+ * Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round (ties to even), Sign,
+ * Erf, Sin, Cos, Tan, Softplus, Softsign, HardSwish, LeakyRelu (alpha), Elu
+ * (alpha), Selu (alpha, gamma), HardSigmoid (alpha, beta), Celu (alpha),
+ * ThresholdedRelu (alpha), Gelu (approximate "none" | "tanh"): validation
+ * and attributes here, the loops in microkernels/vunary.h. NaN propagates.
+ * Attribute defaults are the ONNX ones, but the converter writes every
+ * attribute out. */
+#include "common/check.h"
+#include "common/shape.h"
+#include "microkernels/vunary.h"
+#include "operators/operators.h"
+
+enum { U_RELU = -3, U_SIGMOID = -2, U_TANH = -1 };
+
+/* Index: the vunary.h op (>= 0), or one of the three with a microkernel of its own. */
+static const struct {
+  const char *name;
+  int op;
+} u_ops[] = {
+    {"Neg", HOLO_VUNARY_NEG},
+    {"Abs", HOLO_VUNARY_ABS},
+    {"Exp", HOLO_VUNARY_EXP},
+    {"Log", HOLO_VUNARY_LOG},
+    {"Sqrt", HOLO_VUNARY_SQRT},
+    {"Reciprocal", HOLO_VUNARY_RECIP},
+    {"Floor", HOLO_VUNARY_FLOOR},
+    {"Ceil", HOLO_VUNARY_CEIL},
+    {"Round", HOLO_VUNARY_ROUND},
+    {"Sign", HOLO_VUNARY_SIGN},
+    {"Erf", HOLO_VUNARY_ERF},
+    {"Sin", HOLO_VUNARY_SIN},
+    {"Cos", HOLO_VUNARY_COS},
+    {"Tan", HOLO_VUNARY_TAN},
+    {"Softplus", HOLO_VUNARY_SOFTPLUS},
+    {"Softsign", HOLO_VUNARY_SOFTSIGN},
+    {"HardSwish", HOLO_VUNARY_HARDSWISH},
+    {"LeakyRelu", HOLO_VUNARY_LEAKYRELU},
+    {"Elu", HOLO_VUNARY_ELU},
+    {"Selu", HOLO_VUNARY_SELU},
+    {"HardSigmoid", HOLO_VUNARY_HARDSIGMOID},
+    {"Celu", HOLO_VUNARY_CELU},
+    {"ThresholdedRelu", HOLO_VUNARY_THRELU},
+    {"Gelu", HOLO_VUNARY_GELU},
+    {"Relu", U_RELU},
+    {"Sigmoid", U_SIGMOID},
+    {"Tanh", U_TANH},
+};
+/* the first 24 rows are in vunary.h's order: row i is op i */
+enum { I_RELU = HOLO_VUNARY_GELU + 1, I_SIGMOID, I_TANH };
+_Static_assert(sizeof u_ops / sizeof u_ops[0] == I_TANH + 1, "one row per op");
+
+static holo_status float_attr(holo_kernel_call *c, const char *op, const char *name, float dflt,
+                              double *out) {
+  const holo_attr *a = holo_attr_find(c, name);
+  if (a && (a->type != HOLO_ATTR_FLOAT || a->count != 1))
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: attribute %s must be a float", op, name);
+  float v = holo_attr_float(c, name, dflt);
+  if (v != v || __builtin_fabsf(v) == __builtin_inff())
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: attribute %s must be finite", op, name);
+  *out = v;
+  return HOLO_OK;
+}
+
+static holo_status u_params(holo_kernel_call *c, int i, holo_vunary_params *p) {
+  const char *name = u_ops[i].name;
+  const int op = u_ops[i].op;
+  holo_status st = HOLO_OK;
+  p->alpha = p->beta = p->gamma = 0;
+  p->tanh_approx = false;
+  switch (op) {
+  case HOLO_VUNARY_LEAKYRELU: st = float_attr(c, name, "alpha", 0.01f, &p->alpha); break;
+  case HOLO_VUNARY_ELU:
+  case HOLO_VUNARY_CELU:
+  case HOLO_VUNARY_THRELU: st = float_attr(c, name, "alpha", 1.0f, &p->alpha); break;
+  case HOLO_VUNARY_SELU:
+    if ((st = float_attr(c, name, "alpha", 1.67326319217681884765625f, &p->alpha))) break;
+    st = float_attr(c, name, "gamma", 1.05070102214813232421875f, &p->gamma);
+    break;
+  case HOLO_VUNARY_HARDSIGMOID:
+    if ((st = float_attr(c, name, "alpha", 0.2f, &p->alpha))) break;
+    st = float_attr(c, name, "beta", 0.5f, &p->beta);
+    break;
+  case HOLO_VUNARY_GELU: {
+    const holo_attr *a = holo_attr_find(c, "approximate");
+    if (!a || holo_attr_string_is(c, "approximate", "none")) break;
+    if (holo_attr_string_is(c, "approximate", "tanh")) p->tanh_approx = true;
+    else
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "Gelu: approximate must be \"none\" or \"tanh\"");
+    break;
+  }
+  default: break;
+  }
+  if (!st && op == HOLO_VUNARY_CELU && p->alpha == 0)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Celu: alpha must not be 0");
+  return st;
+}
+
+static holo_status u_infer(holo_kernel_call *c, int i) {
+  const char *name = u_ops[i].name;
+  holo_status st;
+  holo_vunary_params p;
+  if ((st = holo_k_infer_begin(c, name, 1, 1, 1))) return st;
+  if ((st = holo_k_check_input(c, name, 0, HOLO_DT_F32))) return st;
+  if ((st = u_params(c, i, &p))) return st;
+  const holo_tensor *x = &c->inputs[0];
+  return holo_k_set_output(c, name, 0, HOLO_DT_F32, x->rank, x->shape);
+}
+
+static holo_status u_run(holo_kernel_call *c, int i) {
+  holo_vunary_params p;
+  if (u_params(c, i, &p)) return HOLO_ERR_KERNEL;
+  const float *x = c->inputs[0].data;
+  float *y = c->outputs[0].data;
+  size_t n = holo_k_prod(c->inputs[0].shape, 0, c->inputs[0].rank);
+  switch (u_ops[i].op) {
+  case U_RELU: holo_vrelu_f32(n, x, y); break;
+  case U_SIGMOID: holo_vsigmoid_f32(n, x, y); break;
+  case U_TANH: holo_vtanh_f32(n, x, y); break;
+  default: holo_ukernel_vunary_f32__scalar(u_ops[i].op, &p, n, x, y); break;
+  }
+  return HOLO_OK;
+}
+
+#define DEF(fn, i)                                                                                           \
+  holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return u_infer(c, i); }                            \
+  holo_status holo_k_##fn##_run(holo_kernel_call *c) { return u_run(c, i); }
+DEF(neg, HOLO_VUNARY_NEG) DEF(abs, HOLO_VUNARY_ABS) DEF(exp, HOLO_VUNARY_EXP)
+DEF(log, HOLO_VUNARY_LOG) DEF(sqrt, HOLO_VUNARY_SQRT) DEF(reciprocal, HOLO_VUNARY_RECIP)
+DEF(floor, HOLO_VUNARY_FLOOR) DEF(ceil, HOLO_VUNARY_CEIL) DEF(round, HOLO_VUNARY_ROUND)
+DEF(sign, HOLO_VUNARY_SIGN) DEF(erf, HOLO_VUNARY_ERF) DEF(sin, HOLO_VUNARY_SIN)
+DEF(cos, HOLO_VUNARY_COS) DEF(tan, HOLO_VUNARY_TAN) DEF(softplus, HOLO_VUNARY_SOFTPLUS)
+DEF(softsign, HOLO_VUNARY_SOFTSIGN) DEF(hardswish, HOLO_VUNARY_HARDSWISH) DEF(leakyrelu, HOLO_VUNARY_LEAKYRELU)
+DEF(elu, HOLO_VUNARY_ELU) DEF(selu, HOLO_VUNARY_SELU) DEF(hardsigmoid, HOLO_VUNARY_HARDSIGMOID)
+DEF(celu, HOLO_VUNARY_CELU) DEF(thresholdedrelu, HOLO_VUNARY_THRELU) DEF(gelu, HOLO_VUNARY_GELU)
+DEF(relu, I_RELU) DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH)
