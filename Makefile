@@ -2,7 +2,10 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 
-CC       ?= gcc
+# (make's own default CC is cc: gcc unless the environment says otherwise)
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
 CLANG    ?= clang-19
 WASMLD   ?= wasm-ld-19
 WASMOPT  ?= node_modules/.bin/wasm-opt
@@ -13,18 +16,54 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS_N := -std=c11 $(WARN) -O2 -g -fno-math-errno -ffp-contract=off $(INC)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
-KERNEL_SRC  := $(sort $(shell find kernels-wasm-simd -name '*.c'))
-CORE_SRC    := $(RUNTIME_SRC) $(KERNEL_SRC) $(sort $(wildcard generation/*.c))
+# Sources are discovered, so a new file or folder needs no edit here.
+# $(call find_files,DIR,SUFFIX) every file under DIR (any depth) ending in SUFFIX
+find_files = $(foreach f,$(wildcard $(1)/*),$(filter %$(2),$(f)) $(call find_files,$(f),$(2)))
+RUNTIME_SRC := $(sort $(call find_files,runtime,.c))
+KERNEL_SRC  := $(sort $(call find_files,kernels-wasm-simd,.c))
+CORE_SRC    := $(RUNTIME_SRC) $(KERNEL_SRC) $(sort $(call find_files,generation,.c))
 STD_SRC     := $(sort $(wildcard wasi/std-*.c))
 CLI_SRC     := $(sort $(wildcard wasi/cli-*.c))
 TEST_SRC    := $(sort $(wildcard tests/c/test_*.c))
 TEST_UTIL   := $(sort $(wildcard tests/c/util/*.c))
-HDRS        := $(wildcard runtime/include/hologram/*.h generation/include/hologram/*.h runtime/*.h) $(shell find kernels-wasm-simd -name '*.h') $(wildcard tests/c/util/*.h wasi/*.h)
+# (for `make format` only: every object's real header dependencies are the
+# compiler's, below)
+HDRS        := $(sort $(foreach d,runtime kernels-wasm-simd generation,$(call find_files,$(d),.h)) $(wildcard tests/c/util/*.h wasi/*.h))
 
 N := build/native
 A := build/asan
+P := build/plain
 W := build/wasm
+
+# Every C build compiles one object per source, build/<variant>/obj/<path>.o,
+# by a pattern rule from c_rule; the compiler lists each object's headers in
+# <path>.d (-MMD -MP), which the variant includes. So touching a .c rebuilds
+# its objects and the links that use them, touching a header rebuilds its
+# dependants, and nothing else runs (tools/check-incremental.sh).
+DEPFLAGS := -MMD -MP
+# $(call obj_of,DIR,SOURCES) the objects of SOURCES in variant DIR
+obj_of = $(patsubst %.c,$(1)/obj/%.o,$(2))
+# $(call deps_of,OBJECTS) their dependency files that exist
+deps_of = $(wildcard $(patsubst %.o,%.d,$(1)))
+# $(call flags_stamp,FILE,TEXT): FILE holds TEXT, rewritten (a new mtime)
+# only when TEXT changed. Objects depend on their rule's stamp, so a changed
+# compiler or flag rebuilds them; it is checked while the makefile is read,
+# so `make -q` and `make -n` still see an up-to-date tree as up to date.
+# ($(file) reads it without a shell, so make -q stays fast on a loaded machine;
+# stripped: make 4.3 sometimes keeps the file's final newline)
+same_text = $(and $(findstring x$(1)x,x$(2)x),$(findstring x$(2)x,x$(1)x))
+flags_stamp = $(if $(call same_text,$(strip $(file <$(1))),$(strip $(2))),,$(shell mkdir -p $(dir $(1)))$(file >$(1),$(strip $(2))))
+# (a stamp removed while make runs, e.g. `make clean build`: rebuild)
+%.flags: ;
+# $(call c_rule,DIR,SUBDIR,COMPILER,FLAGS): DIR/obj/SUBDIR%.o from SUBDIR%.c.
+# A SUBDIR rule overrides the variant's "" rule for that folder (make picks
+# the pattern with the shortest stem).
+define c_rule
+$(call flags_stamp,$(1)/obj/$(2)compile.flags,$(3) $(4) $(DEPFLAGS))
+$(1)/obj/$(2)%.o: $(2)%.c $(1)/obj/$(2)compile.flags
+	@mkdir -p $$(@D)
+	$(3) $(4) $(DEPFLAGS) -c $$< -o $$@
+endef
 
 .PHONY: build native wasm setup run test test-c test-js clean help format
 
@@ -42,19 +81,46 @@ bindings-js/compiler/convert.js: compiler/convert.js
 bindings-js/compiler/%.js: compiler/%.js
 	@mkdir -p $(@D); cp $< $@.tmp && mv $@.tmp $@
 
-native: $(N)/libholo.a $(N)/holo
-$(N)/libholo.a: $(CORE_SRC) $(HDRS) | $(N)/
-	@rm -f $@; objs=; for s in $(CORE_SRC); do o=$(N)/obj/$${s//\//_}.o; mkdir -p $(N)/obj; \
-	  $(CC) $(CFLAGS_N) -c $$s -o $$o || exit 1; objs="$$objs $$o"; done; ar rcs $@ $$objs
-$(N)/holo: $(CLI_SRC) $(STD_SRC) $(N)/libholo.a
-	$(CC) $(CFLAGS_N) -D_POSIX_C_SOURCE=200809L -Iwasi $(CLI_SRC) $(STD_SRC) $(N)/libholo.a -lm -o $@
+# Native (gcc): the core as libholo.a, the CLI on top. wasi/ and bench/ are
+# hosted code (POSIX, their own headers).
+HOST_N := -D_POSIX_C_SOURCE=200809L -Iwasi
+$(eval $(call c_rule,$(N),,$(CC),$(CFLAGS_N)))
+$(eval $(call c_rule,$(N),wasi/,$(CC),$(CFLAGS_N) $(HOST_N)))
+$(eval $(call c_rule,$(N),bench/,$(CC),$(CFLAGS_N) $(HOST_N) -Iruntime))
+N_CORE_OBJ := $(call obj_of,$(N),$(CORE_SRC))
+N_HOST_OBJ := $(call obj_of,$(N),$(CLI_SRC) $(STD_SRC))
+-include $(call deps_of,$(N_CORE_OBJ) $(N_HOST_OBJ) $(N)/obj/bench/bench-memo.o)
 
-# Sanitized build for the C test suite.
-$(A)/libholo.a: $(CORE_SRC) $(HDRS) | $(A)/
-	@rm -f $@; objs=; for s in $(CORE_SRC); do o=$(A)/obj/$${s//\//_}.o; mkdir -p $(A)/obj; \
-	  $(CC) $(CFLAGS_N) $(SAN) -c $$s -o $$o || exit 1; objs="$$objs $$o"; done; ar rcs $@ $$objs
-$(A)/%: tests/c/%.c $(TEST_UTIL) $(A)/libholo.a
-	$(CC) $(CFLAGS_N) $(SAN) -D_POSIX_C_SOURCE=200809L -Itests/c -Iwasi -Iruntime $< $(TEST_UTIL) $(STD_SRC) $(A)/libholo.a -lcmocka -lm -o $@
+native: $(N)/libholo.a $(N)/holo
+$(N)/libholo.a: $(N_CORE_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(N)/holo: $(N_HOST_OBJ) $(N)/libholo.a
+	$(CC) $^ -lm -o $@
+
+# Sanitized build for the C test suite (build/asan/test_NAME), and an
+# unsanitized one for valgrind (tools/valgrind.sh; tests without -Werror:
+# cmocka's assert_* look returnable to gcc without sanitizers, so
+# -Wmaybe-uninitialized can fire in test code).
+HOST_T := -D_POSIX_C_SOURCE=200809L -Itests/c -Iwasi -Iruntime
+$(eval $(call c_rule,$(A),,$(CC),$(CFLAGS_N) $(SAN)))
+$(eval $(call c_rule,$(A),tests/,$(CC),$(CFLAGS_N) $(SAN) $(HOST_T)))
+$(eval $(call c_rule,$(A),wasi/,$(CC),$(CFLAGS_N) $(SAN) $(HOST_T)))
+$(eval $(call c_rule,$(P),,$(CC),$(CFLAGS_N)))
+$(eval $(call c_rule,$(P),tests/,$(CC),$(filter-out -Werror,$(CFLAGS_N)) $(HOST_T)))
+$(eval $(call c_rule,$(P),wasi/,$(CC),$(filter-out -Werror,$(CFLAGS_N)) $(HOST_T)))
+# $(call test_variant,DIR,LINK FLAGS): DIR/libholo.a and DIR/test_NAME
+define test_variant
+$(1)_CORE_OBJ := $$(call obj_of,$(1),$$(CORE_SRC))
+$(1)_TEST_OBJ := $$(call obj_of,$(1),$$(TEST_UTIL) $$(STD_SRC))
+$(1)/libholo.a: $$($(1)_CORE_OBJ)
+	@rm -f $$@; ar rcs $$@ $$^
+$(1)/test_%: $(1)/obj/tests/c/test_%.o $$($(1)_TEST_OBJ) $(1)/libholo.a
+	$$(CC) $(2) $$^ -lcmocka -lm -o $$@
+.SECONDARY: $$(call obj_of,$(1),$$(TEST_SRC))
+-include $$(call deps_of,$$($(1)_CORE_OBJ) $$($(1)_TEST_OBJ) $$(call obj_of,$(1),$$(TEST_SRC)))
+endef
+$(eval $(call test_variant,$(A),$(SAN)))
+$(eval $(call test_variant,$(P),))
 
 %/:
 	@mkdir -p $@
@@ -85,8 +151,8 @@ help:
 
 # Content-addressing benchmarks (issue 3): native, then wasm under Node.
 .PHONY: bench-memo
-$(N)/bench-memo: bench/bench-memo.c $(STD_SRC) $(N)/libholo.a
-	$(CC) $(CFLAGS_N) -D_POSIX_C_SOURCE=200809L -Iwasi -Iruntime $< $(STD_SRC) $(N)/libholo.a -lm -o $@
+$(N)/bench-memo: $(N)/obj/bench/bench-memo.o $(call obj_of,$(N),$(STD_SRC)) $(N)/libholo.a
+	$(CC) $^ -lm -o $@
 bench-memo: build $(N)/bench-memo
 	@node bench/memo-archives.mjs build/bench
 	@echo "== native"; $(N)/bench-memo build/bench

@@ -17,19 +17,18 @@ BM_ARCH    := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 # instead of 1.1 MiB of the board's 4 MiB; a cache, so same bytes and labels).
 BM_CFLAGS  := $(BM_ARCH) -std=c11 $(WARN) -O2 -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
               -fno-math-errno -ffp-contract=off -ffunction-sections -fdata-sections -DHOLO_MEMO_MAX_SLOTS=256u $(INC)
-BM_HDRS      := $(filter-out wasi/% tests/%,$(HDRS))
-BM_CORE_SRC  := $(filter-out kernels-wasm-simd/parallel-pthread.c,$(CORE_SRC))
+# (any folder's parallel-pthread.c: the pthreads pool, hosted only)
+BM_CORE_SRC  := $(filter-out %/parallel-pthread.c,$(CORE_SRC))
 BM_BOARD_SRC := $(sort $(wildcard $(BM_BOARD)/*.c))
-BM_CORE_OBJ  := $(patsubst %.c,$(BM)/obj/%.o,$(BM_CORE_SRC))
-BM_BOARD_OBJ := $(patsubst %.c,$(BM)/obj/%.o,$(BM_BOARD_SRC))
+BM_CORE_OBJ  := $(call obj_of,$(BM),$(BM_CORE_SRC))
+BM_BOARD_OBJ := $(call obj_of,$(BM),$(BM_BOARD_SRC))
 
 .PHONY: baremetal baremetal-size
 baremetal: $(BM)/holo-board.elf $(BM)/core.o
 
-$(BM)/obj/$(BM_BOARD)/%.o: $(BM_BOARD)/%.c $(BM_HDRS) $(wildcard $(BM_BOARD)/*.h) baremetal.mk
-	@mkdir -p $(@D); $(BM_CC) $(BM_CFLAGS) -Iruntime -c $< -o $@
-$(BM)/obj/%.o: %.c $(BM_HDRS) baremetal.mk
-	@mkdir -p $(@D); $(BM_CC) $(BM_CFLAGS) -c $< -o $@
+$(eval $(call c_rule,$(BM),,$(BM_CC),$(BM_CFLAGS)))
+$(eval $(call c_rule,$(BM),$(BM_BOARD)/,$(BM_CC),$(BM_CFLAGS) -Iruntime))
+-include $(call deps_of,$(BM_CORE_OBJ) $(BM_BOARD_OBJ))
 $(BM)/obj/archive.o: $(BM_BOARD)/archive.S $(BM_ARCHIVE)
 	@mkdir -p $(@D); $(BM_CC) $(BM_ARCH) -DHOLO_BOARD_ARCHIVE='"$(BM_ARCHIVE)"' -c $< -o $@
 

@@ -22,7 +22,7 @@ FZ            := build/fuzz
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   := -std=c11 -Wall -Wextra -O1 -g -fno-math-errno -ffp-contract=off $(INC) \
                  -Iruntime -Iwasi -D_POSIX_C_SOURCE=200809L $(FUZZ_SAN)
-FUZZ_CORE_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,$(CORE_SRC) $(STD_SRC))
+FUZZ_CORE_OBJ := $(call obj_of,$(FZ),$(CORE_SRC) $(STD_SRC))
 # libFuzzer options common to every run: hangs over 25 s and single
 # allocations over 512 MiB are findings (the targets bound every budget).
 FUZZ_RUNOPTS  := -timeout=25 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1
@@ -30,14 +30,15 @@ FUZZ_ENV      := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:abort_o
                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: fuzz fuzz-build fuzz-regress fuzz-clean
-.SECONDARY: $(FUZZ_CORE_OBJ)
+# One pattern rule (the Makefile's c_rule) for the core and the targets:
+# -fsanitize=fuzzer-no-link instruments; only the link adds libFuzzer's main.
+$(eval $(call c_rule,$(FZ),,$(FUZZ_CC),$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link))
+FUZZ_MAIN_OBJ := $(call obj_of,$(FZ),$(wildcard tests/fuzz/fuzz_*.c))
+.SECONDARY: $(FUZZ_MAIN_OBJ)
+-include $(call deps_of,$(FUZZ_CORE_OBJ) $(FUZZ_MAIN_OBJ))
 
-$(FZ)/obj/%.o: %.c $(HDRS) tests/fuzz/fuzz_common.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-
-$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_CORE_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_CORE_OBJ) -lm -o $@
+$(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_CORE_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -lm -o $@
 
 fuzz-build: $(addprefix $(FZ)/,$(FUZZ_TARGETS))
 

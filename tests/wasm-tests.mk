@@ -48,7 +48,6 @@ WT_ALL := $(foreach v,$(WT_VARIANTS),$(addprefix $(v)/,$(WT_SUITES_$(v))))
 # stand-in for the pthreads pool (hologram/parallel.h), wasi builds only.
 WT_LIB_SRC := $(CORE_SRC) $(STD_SRC) $(TEST_UTIL) tests/c/util/wasi/pool-serial.c
 WT_INC := -Itests/c/util/wasi/include -Itests/c -Iruntime
-WT_HDRS := $(HDRS) $(wildcard tests/c/util/wasi/include/*.h tests/c/util/wasi/include/sys/*.h)
 WT_LDFLAGS := -Wl,-z,stack-size=8388608 -lm
 
 .PHONY: wasm-tests wasm-tests-list
@@ -57,13 +56,15 @@ wasm-tests: $(addprefix $(WT)/,$(addsuffix .wasm,$(WT_ALL)))
 wasm-tests-list:
 	@echo $(WT_ALL)
 
-# $(call wt_variant,VARIANT)
+# $(call wt_variant,VARIANT): the Makefile's c_rule plus the suite's skip list
 define wt_variant
-$(WT)/$(1)/obj/%.o: %.c $(WT_HDRS)
+$(call flags_stamp,$(WT)/$(1)/obj/compile.flags,$(CLANG) $(WT_CFLAGS_$(1)) $(WT_INC) $(DEPFLAGS))
+$(WT)/$(1)/obj/%.o: %.c $(WT)/$(1)/obj/compile.flags
 	@mkdir -p $$(@D)
-	$(CLANG) $$(WT_CFLAGS_$(1)) $$(WT_SKIP_FLAG) $(WT_INC) -c $$< -o $$@
+	$(CLANG) $$(WT_CFLAGS_$(1)) $$(WT_SKIP_FLAG) $(WT_INC) $(DEPFLAGS) -c $$< -o $$@
 $(WT)/$(1)/%.wasm: $(WT)/$(1)/obj/tests/c/%.o $(patsubst %.c,$(WT)/$(1)/obj/%.o,$(WT_LIB_SRC))
-	$(CLANG) $(WT_CFLAGS_$(1)) $$^ $(WT_LDFLAGS) -o $$@
+	$(CLANG) $(WT_CFLAGS_$(1)) $$(filter %.o,$$^) $(WT_LDFLAGS) -o $$@
+-include $$(call deps_of,$$(call obj_of,$(WT)/$(1),$$(WT_LIB_SRC) $$(TEST_SRC)))
 endef
 $(foreach v,$(WT_VARIANTS),$(eval $(call wt_variant,$(v))))
 

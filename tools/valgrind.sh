@@ -6,33 +6,21 @@
 # usage: tools/valgrind.sh [name-filter...]    e.g. tools/valgrind.sh session archive
 set -uo pipefail
 cd "$(dirname "$0")/.."
-CC=${CC:-gcc}
 P=build/plain
-mkdir -p "$P/obj" "$P/logs"
-CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 -g -fno-math-errno -ffp-contract=off -Iruntime/include -Ikernels-wasm-simd/include -Igeneration/include -Ikernels-wasm-simd"
+mkdir -p "$P/logs"
 
-# The core library, unsanitized (rebuilt when any source is newer).
-lib=$P/libholo.a
-srcs=$( (ls runtime/*.c generation/*.c; find kernels-wasm-simd -name '*.c') 2>/dev/null | LC_ALL=C sort)
-newest=$(ls -t $srcs runtime/*.h runtime/include/hologram/*.h $(find kernels-wasm-simd -name '*.h') generation/include/hologram/*.h 2>/dev/null | head -1)
-if [ ! -f "$lib" ] || [ "$newest" -nt "$lib" ]; then
-  rm -f "$lib"; objs=
-  for s in $srcs; do
-    o=$P/obj/${s//\//_}.o
-    $CC $CFLAGS -c "$s" -o "$o" || { echo "valgrind: build of $s failed"; exit 2; }
-    objs="$objs $o"
-  done
-  ar rcs "$lib" $objs
+# The core library and the tests, unsanitized: the Makefile's build/plain
+# variant (per-object rules; only what changed is rebuilt).
+if ! make -s -j"${VALGRIND_JOBS:-2}" "$P/libholo.a" >"$P/logs/libholo.build" 2>&1; then
+  echo "valgrind: build of $P/libholo.a failed"; tail -20 "$P/logs/libholo.build"; exit 2
 fi
 
 pass=0; fail=0; t0=$(date +%s)
 for src in tests/c/test_*.c; do
   name=$(basename "$src" .c)
   if [ $# -gt 0 ]; then keep=0; for f in "$@"; do [[ $name == *$f* ]] && keep=1; done; [ $keep = 1 ] || continue; fi
-  # (tests without -Werror: cmocka's assert_* look returnable to gcc without
-  # sanitizers, so -Wmaybe-uninitialized can fire in test code)
-  if ! $CC ${CFLAGS/-Werror/} -D_POSIX_C_SOURCE=200809L -Itests/c -Iwasi -Iruntime "$src" tests/c/util/*.c wasi/std-*.c "$lib" \
-        -lcmocka -lm -o "$P/$name" 2>"$P/logs/$name.build"; then
+  # (tests are compiled without -Werror there: see the Makefile)
+  if ! make -s "$P/$name" >"$P/logs/$name.build" 2>&1; then
     echo "valgrind $name: BUILD FAILED"; tail -5 "$P/logs/$name.build"; fail=$((fail + 1)); continue
   fi
   s0=$(date +%s)
