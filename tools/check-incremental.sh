@@ -129,7 +129,8 @@ extra() { # TARGET VARIANT...
 }
 extra build/asan/libholo.a build/asan
 extra build/plain/libholo.a build/plain
-extra baremetal build/baremetal
+# (the board image embeds digits.holo, which the simd128 core converts)
+extra baremetal build/baremetal build/wasm/core-simd128
 extra wasm-tests build/wasm-test/simd128 build/wasm-test/relaxed
 extra fuzz-build build/fuzz
 finish
