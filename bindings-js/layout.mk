@@ -6,13 +6,15 @@
 # whose table differs (tests/js/layout.test.mjs).
 LAYOUT_WASM := build/wasm/layout.wasm
 LAYOUT_JS   := bindings-js/dist/layout.js
-LAYOUT_DEPS := bindings-js/src-c/layout.c $(wildcard bindings-js/src-c/*.h runtime/include/hologram/*.h generation/include/hologram/*.h)
+LAYOUT_DIR  := build/wasm/layout
+# (the Makefile's c_rule: an object with its header list, docs/decisions.md 33)
+$(eval $(call c_rule,$(LAYOUT_DIR),,$(CLANG),--target=wasm32 -std=c11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib \
+  -Iruntime/include -Igeneration/include -Ibindings-js/src-c))
+LAYOUT_OBJ  := $(call obj_of,$(LAYOUT_DIR),bindings-js/src-c/layout.c)
+-include $(call deps_of,$(LAYOUT_OBJ))
 
-$(LAYOUT_WASM): $(LAYOUT_DEPS)
-	@mkdir -p $(@D)
-	$(CLANG) --target=wasm32 -std=c11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib \
-	  -Iruntime/include -Igeneration/include -Ibindings-js/src-c -c $< -o $(@D)/layout.o
-	$(WASMLD) --no-entry $(@D)/layout.o -o $@
+$(LAYOUT_WASM): $(LAYOUT_OBJ)
+	$(WASMLD) --no-entry $< -o $@
 $(LAYOUT_JS): $(LAYOUT_WASM) tools/gen-layout.mjs bindings-js/src/layout-rows.js
 	@mkdir -p $(@D)
 	$(NODE) tools/gen-layout.mjs $< $@

@@ -202,6 +202,20 @@ static const float *conv_packed_a(const holo_kernel_call *c, const conv_geom *g)
  * would pack them (conv_pa_floats, the shapes of the first execution), the
  * same strips, one block per group. A later call of another shape reads
  * them too: the core gives the same bytes with or without them. */
+/* Every group's weights as the core's packed A, the layout a call and the
+ * pack seam share (so a packed weight gives the bytes an unpacked one does). */
+static void conv_pack_weights(holo_kernel_call *c, const conv_geom *g, const float *Wt, size_t K, float *dst) {
+  for (size_t grp = 0; grp < g->G; grp++) {
+    holo_gemm q = {0};
+    q.M = g->Mg;
+    q.K = K;
+    q.A = Wt + grp * g->Mg * K;
+    q.rsa = K;
+    q.csa = 1;
+    holo_gemm_pack_a_par(&q, dst + grp * holo_gemm_packed_a_floats(g->Mg, K), c->parallel_for, c->pctx);
+  }
+}
+
 holo_status holo_k_conv_f32_pack(holo_pack_call *p) {
   holo_kernel_call *c = p->call;
   conv_geom g;
@@ -216,15 +230,7 @@ holo_status holo_k_conv_f32_pack(holo_pack_call *p) {
   }
   float *dst = holo_gemm_pack_header(p->dst, HOLO_GEMM_PACKED_A, 4, g.Mg, K, g.G);
   const float *Wt = c->inputs[1].data;
-  for (size_t grp = 0; grp < g.G; grp++) {
-    holo_gemm q = {0};
-    q.M = g.Mg;
-    q.K = K;
-    q.A = Wt + grp * g.Mg * K;
-    q.rsa = K;
-    q.csa = 1;
-    holo_gemm_pack_a_par(&q, dst + grp * holo_gemm_packed_a_floats(g.Mg, K), c->parallel_for, c->pctx);
-  }
+  conv_pack_weights(c, &g, Wt, K, dst);
   return HOLO_OK;
 }
 
@@ -361,15 +367,7 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
   if (c->workspace_bytes < pa * sizeof(float)) pa = 0; /* infer sized it otherwise: no packing */
   conv_job J = {&g, X, Wt, B, Y, col + pa, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for, Ap};
   if (pa) {
-    for (size_t grp = 0; grp < g.G; grp++) {
-      holo_gemm q = {0};
-      q.M = g.Mg;
-      q.K = K;
-      q.A = Wt + grp * g.Mg * K;
-      q.rsa = K;
-      q.csa = 1;
-      holo_gemm_pack_a_par(&q, col + grp * holo_gemm_packed_a_floats(g.Mg, K), c->parallel_for, c->pctx);
-    }
+    conv_pack_weights(c, &g, Wt, K, col);
     J.Ap = col;
   }
   J.nchunks = J.direct ? 1 : (plane + CONV_CHUNK - 1) / CONV_CHUNK;
