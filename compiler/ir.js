@@ -11,6 +11,7 @@
 // gives sv [N, 3n] — an array of (bigint | string).
 // A node is { op, name, inputs: [value name | ''], outputs: [value name], attrs: { k: {type, value} } }.
 import { DTYPE_SIZE, dtypeName } from './onnx-reader.js';
+import { MORE_SHAPE_RULES, SAME_AS_OUT0 } from './shape-rules.js';
 
 export { DTYPE_SIZE, dtypeName };
 export const DT = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, bool: 9, f16: 10, f64: 11, u32: 12, u64: 13 };
@@ -409,11 +410,17 @@ const SHAPE_RULES = new Map([
 /** Output 0's shape (null: cannot be told); a rule may also set c.dtype (ConstantOfShape). */
 function inferShape(c) {
   const op = c.op;
+  const more = MORE_SHAPE_RULES.get(op);
+  if (more) return more(c);
   if (UNARY_SAME.has(op)) return c.x;
   if (BROADCAST.has(op)) return broadcastShapes(c.node.inputs.filter(Boolean).map((n) => c.ir.get(n).shape));
   const rule = SHAPE_RULES.get(op) ?? (op.startsWith('Reduce') || op === 'ArgMax' || op === 'ArgMin' ? reduceShape : null);
   return rule ? rule(c) : null;
 }
+
+/** A shape of safe non-negative integers and symbols, else null. */
+const validShape = (s) =>
+  Array.isArray(s) && s.every((d) => (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) || typeof d === 'string') ? s : null;
 
 /**
  * Infer [{dtype, shape}] for the outputs of a canonical node (opset-18 form,
@@ -429,9 +436,16 @@ export function inferNode(ir, node) {
   } catch {
     shape = null;
   }
-  if (shape && !shape.every((d) => (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) || typeof d === 'string')) shape = null;
+  shape = validShape(shape);
   const outs = node.outputs.map(() => ({ dtype: c.dtype, shape: null }));
   if (outs.length) outs[0].shape = shape;
+  SAME_AS_OUT0.get(c.op)?.(c);
+  for (let k = 1; k < outs.length; k++) {
+    const m = c.more?.[k];
+    if (!m) continue;
+    outs[k].dtype = m.dtype;
+    outs[k].shape = m.same ? shape : validShape(m.shape);
+  }
   return outs;
 }
 

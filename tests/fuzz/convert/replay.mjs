@@ -97,7 +97,7 @@ for (const f of files(REGRESS)) {
   const e = expect[f], want = typeof e === 'object' && e ? e.outcome : e;
   if (!r.ok) fail(`regressions/${f}`, null, r.finding);
   else if (!want) fail(`regressions/${f}`, null, 'no entry in expect.json');
-  else if (e.maxMs && r.ms > e.maxMs) fail(`regressions/${f}`, null, `took ${Math.round(r.ms)} ms, more than ${e.maxMs} ms`);
+  else if (e.maxMs && r.ms > e.maxMs) fail(`regressions/${f}`, null, `took ${Math.round(r.ms)} ms of CPU, more than ${e.maxMs} ms`);
   else if (want === 'archive' ? r.outcome !== 'archive' : !(r.outcome === 'refused' && new RegExp(want).test(r.message)))
     fail(`regressions/${f}`, null, `expected ${want === 'archive' ? 'an archive' : `a refusal matching /${want}/`}, got ${r.outcome}: ${r.message ?? ''}`);
   else passed++;

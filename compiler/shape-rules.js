@@ -1,0 +1,206 @@
+// Shape rules for the ops whose output shapes ir.js's core rules do not
+// tell: ops with several outputs (Split, TopK, MaxPool's indices, Dropout's
+// mask, LayerNormalization's statistics), Slice, GatherElements, OneHot,
+// Range, Einsum, ConvTranspose, the depth/space shuffles. Only ops the
+// converter maps have a rule (each is then checked); an op's mapping brings
+// its rule.
+//
+// Why it matters: a shape the converter cannot tell stops everything
+// downstream of it from folding (a Shape of it stays a node, and the model is
+// refused), but a shape it tells WRONG folds a wrong constant: a wrong
+// answer. So a rule returns null whenever an input it needs is not known,
+// and tests/js/shape-rules.test.mjs checks every rule against the reference
+// outputs of the ONNX node suite.
+//
+// A rule gets inferNode's context c and returns output 0's shape (or null);
+// it may set c.more[k] = { shape, dtype } for outputs k >= 1.
+import { DT, attr, readElems } from './ir.js';
+
+const normAxis = (a, r) => (a < 0 ? a + r : a);
+const known = (d) => typeof d === 'number';
+const withDim = (x, a, d) => x.map((v, i) => (i === a ? d : v));
+const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
+
+/** A constant's elements as numbers, any numeric dtype (Range's bounds, Resize's scales). */
+function constNumbers(ir, name) {
+  const v = name ? ir.get(name) : null;
+  if (!v || v.kind !== 'const') return null;
+  try {
+    return readElems(v.dtype, v.bytes).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+function splitShape(c) {
+  const { x, r, node, ints } = c;
+  if (!x) return null;
+  const a = normAxis(attr(node, 'axis', 0), r);
+  const d = x[a], n = node.outputs.length;
+  if (!known(d) || a < 0 || a >= r) return null;
+  let sizes;
+  if (node.inputs[1]) {
+    sizes = ints(1);
+    if (!sizes || sizes.length !== n || sizes.reduce((s, v) => s + v, 0) !== d) return null;
+  } else {
+    // opset 18: the last chunk is smaller when d does not divide (opset 13
+    // requires that it divides, which the same rule gives)
+    const chunk = Math.ceil(d / n), last = d - chunk * (n - 1);
+    if (last < 0) return null;
+    sizes = [...Array(n - 1).fill(chunk), last];
+  }
+  c.more = sizes.map((s) => ({ shape: withDim(x, a, s), dtype: c.dtype }));
+  return withDim(x, a, sizes[0]);
+}
+
+/** One axis of Slice: the count of elements from start to end by step (ONNX's clamping). */
+function sliceLen(dim, start, end, step) {
+  if (start < 0) start += dim;
+  if (end < 0) end += dim;
+  if (step > 0) {
+    start = clamp(start, 0, dim);
+    end = clamp(end, 0, dim);
+    return Math.max(0, Math.ceil((end - start) / step));
+  }
+  start = clamp(start, 0, dim - 1);
+  end = clamp(end, -1, dim - 1);
+  return Math.max(0, Math.ceil((start - end) / -step));
+}
+
+function sliceShape({ x, r, node, ints }) {
+  if (!x) return null;
+  const starts = ints(1), ends = ints(2);
+  const axes = node.inputs[3] ? ints(3) : starts && starts.map((_, i) => i);
+  const steps = node.inputs[4] ? ints(4) : starts && starts.map(() => 1);
+  if (!(starts && ends && axes && steps)) return null;
+  if (ends.length !== starts.length || axes.length !== starts.length || steps.length !== starts.length) return null;
+  const out = [...x];
+  const seen = new Set();
+  for (let i = 0; i < starts.length; i++) {
+    const a = normAxis(axes[i], r);
+    if (a < 0 || a >= r || seen.has(a) || steps[i] === 0 || !known(x[a])) return null;
+    seen.add(a);
+    out[a] = sliceLen(x[a], starts[i], ends[i], steps[i]);
+  }
+  return out;
+}
+
+function topkShape(c) {
+  const { x, r, node, ints } = c;
+  const k = ints(1);
+  if (!x || !k || k.length !== 1 || k[0] < 0) return null;
+  const a = normAxis(attr(node, 'axis', -1), r);
+  if (a < 0 || a >= r || (known(x[a]) && k[0] > x[a])) return null;
+  const shape = withDim(x, a, k[0]);
+  c.more = [null, { shape, dtype: DT.i64 }];
+  return shape;
+}
+
+/** Einsum without ellipsis: every letter's dim from the operands, the output's letters. */
+function einsumShape({ ir, node }) {
+  const eq = String(attr(node, 'equation', '')).replace(/\s+/g, '');
+  if (eq.includes('.')) return null;
+  const [lhs, rhs] = eq.includes('->') ? eq.split('->') : [eq, null];
+  const terms = lhs.split(',');
+  if (terms.length !== node.inputs.length) return null;
+  const dims = new Map();
+  for (let t = 0; t < terms.length; t++) {
+    const s = ir.get(node.inputs[t])?.shape;
+    if (!s || s.length !== terms[t].length) return null;
+    for (let i = 0; i < s.length; i++) {
+      const L = terms[t][i], prev = dims.get(L);
+      if (prev === undefined || prev === 1) dims.set(L, s[i]);
+      else if (s[i] !== 1 && s[i] !== prev) return null;
+    }
+  }
+  let out = rhs;
+  if (out === null) {
+    const count = new Map();
+    for (const L of terms.join('')) count.set(L, (count.get(L) ?? 0) + 1);
+    out = [...count].filter(([, n]) => n === 1).map(([L]) => L).sort().join('');
+  }
+  const shape = [...out].map((L) => dims.get(L));
+  return shape.every((d) => d !== undefined) ? shape : null;
+}
+
+function convTransposeShape({ x, sh, node }) {
+  const w = sh(1);
+  if (!(x && w && x.length >= 3 && w.length === x.length && known(w[1]))) return null;
+  const nsp = x.length - 2, group = attr(node, 'group', 1);
+  const ks = attr(node, 'kernel_shape', w.slice(2));
+  const strides = attr(node, 'strides', Array(nsp).fill(1));
+  const dil = attr(node, 'dilations', Array(nsp).fill(1));
+  const outPad = attr(node, 'output_padding', Array(nsp).fill(0));
+  const pads = attr(node, 'pads', Array(2 * nsp).fill(0));
+  const ap = attr(node, 'auto_pad', 'NOTSET');
+  const head = [x[0], w[1] * group];
+  const os = attr(node, 'output_shape', null);
+  if (os) return os.length === nsp ? [...head, ...os] : null;
+  if (!x.slice(2).every(known) || !ks.every(known)) return null;
+  return [...head, ...x.slice(2).map((d, i) => {
+    if (ap === 'SAME_UPPER' || ap === 'SAME_LOWER') return d * strides[i];
+    const full = strides[i] * (d - 1) + outPad[i] + (ks[i] - 1) * dil[i] + 1;
+    return ap === 'VALID' ? full : full - pads[i] - pads[i + nsp];
+  })];
+}
+
+function depthToSpaceShape({ x, node, op }) {
+  const b = attr(node, 'blocksize');
+  if (!(x && x.length === 4 && x.slice(1).every(known) && Number.isInteger(b) && b > 0)) return null;
+  const [n, ch, h, w] = x;
+  if (op === 'DepthToSpace') return ch % (b * b) ? null : [n, ch / (b * b), h * b, w * b];
+  return h % b || w % b ? null : [n, ch * b * b, h / b, w / b];
+}
+
+function oneHotShape({ ir, x, r, node }) {
+  const depth = constNumbers(ir, node.inputs[1]);
+  if (!x || !depth || depth.length !== 1 || !(depth[0] >= 1)) return null;
+  const a = normAxis(attr(node, 'axis', -1), r + 1);
+  if (a < 0 || a > r) return null;
+  const out = [...x];
+  out.splice(a, 0, Math.trunc(depth[0]));
+  return out;
+}
+
+function rangeShape({ ir, node }) {
+  const [s, l, d] = node.inputs.map((n) => constNumbers(ir, n));
+  if (!(s && l && d && s.length === 1 && l.length === 1 && d.length === 1) || d[0] === 0) return null;
+  const n = Math.max(Math.ceil((l[0] - s[0]) / d[0]), 0);
+  return Number.isSafeInteger(n) ? [n] : null;
+}
+
+/** Same shape as input 0, with extra outputs of that shape (MaxPool's Indices, Dropout's mask). */
+const sameWith = (dtypes) => (c) => {
+  c.more = [null, ...dtypes.map((d) => ({ shape: null, dtype: DT[d], same: true }))];
+  return null;
+};
+
+function layerNormStats(c) {
+  const { x, r, node } = c;
+  if (!x) return null;
+  const a = normAxis(attr(node, 'axis', -1), r);
+  const stat = x.map((d, i) => (i >= a ? 1 : d));
+  c.more = [null, { shape: stat, dtype: DT.f32 }, { shape: stat, dtype: DT.f32 }];
+  return x;
+}
+
+export const MORE_SHAPE_RULES = new Map([
+  ['Split', splitShape],
+  ['Slice', sliceShape],
+  ['TopK', topkShape],
+  ['Einsum', einsumShape],
+  ['ConvTranspose', convTransposeShape],
+  ['DepthToSpace', depthToSpaceShape],
+  ['SpaceToDepth', depthToSpaceShape],
+  ['GatherElements', ({ sh }) => sh(1)],
+  ['Trilu', ({ x }) => x],
+  ['OneHot', oneHotShape],
+  ['Range', rangeShape],
+  ['LayerNormalization', layerNormStats],
+]);
+
+/** Extra outputs whose shape is output 0's (MaxPool's Indices: i64; Dropout's mask: bool). */
+export const SAME_AS_OUT0 = new Map([
+  ['MaxPool', sameWith(['i64'])],
+  ['Dropout', sameWith(['bool'])],
+]);
