@@ -2,11 +2,12 @@
 // the zoo's multi-input models): the .holo files `make zoo` wrote for passing
 // models (build/zoo/holo/) and their ONNX files, served with ORT-web's dist
 // from a local cross-origin-isolated server; in one page per thread count the
-// two engines alternate (blocks of >= 40 ms with a 60 ms settle at 2
-// threads), a fresh seeded input set per run, hologram's counters checked
-// after every run. Chromium's default hologram variant (relaxed SIMD where
+// two engines race with bench/zoo/timing.mjs's loop (the one race.mjs uses:
+// warm-up until steady, ABBA alternation, blocks at 2 threads, a fresh input
+// set per pair, median of per-pair ratios, a wall cap per model), hologram's
+// counters checked after every run. Chromium's default hologram variant (relaxed SIMD where
 // the engine has it) at 1 thread; simd128-threads at 2.
-//   node bench/zoo/browser.mjs [DIR] [--models a,b@17] [--ms 1000] [--threads 1,2]
+//   node bench/zoo/browser.mjs [DIR] [--models a,b@17] [--ms 1000] [--cap-s 40] [--threads 1,2] [--json FILE]
 // Without --models: the passing models of DIR/results.json.
 // Ends with chromium_zoo_ratio_geomean_<T>t=.. chromium_zoo_ratio_max_<T>t=..
 import fs from 'node:fs';
@@ -17,8 +18,10 @@ import { loadManifest, selectModels } from './manifest.mjs';
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); if (i < 0) return d; const v = args[i + 1]; args.splice(i, 2); return v; };
 const budgetMs = Number(opt('--ms', '1000'));
+const capMs = Number(opt('--cap-s', '40')) * 1000;
 const threadList = opt('--threads', '1,2').split(',').map(Number);
 const list = (opt('--models', '') || '').split(',').filter(Boolean);
+const jsonOut = opt('--json', null);
 const dir = path.resolve(args[0] ?? path.join(ROOT, 'build/zoo'));
 let keys = list;
 if (!keys.length) {
@@ -32,12 +35,12 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>zoo: holo vs ort-web</
   import * as ort from '/ort/ort.wasm.min.mjs';
   import { init } from '/bindings-js/index.js';
   import { Feeder } from '/zoo/inputs.mjs';
+  import { race, summarizeRace } from '/zoo/timing.mjs';
   const T = Number(new URLSearchParams(location.search).get('threads') || 1);
   ort.env.wasm.wasmPaths = '/ort/';
   ort.env.wasm.numThreads = T;
   ort.env.wasm.simd = true;
-  const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
-  globalThis.bench = async (key, file, ports, budgetMs) => {
+  globalThis.bench = async (key, file, ports, budgetMs, capMs) => {
     const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
     const rt = await init(undefined, T > 1 ? { threads: T } : {});
     if (rt.threads !== T) return { error: 'hologram threads unavailable: ' + rt.threadsUnavailable };
@@ -50,31 +53,15 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>zoo: holo vs ort-web</
       s.run(Object.fromEntries(xs.map((x) => [x.name, { data: x.data, shape: x.shape }])));
       const t = performance.now() - a, c1 = s.counters, d = c1.dispatches - c0.dispatches;
       if (perCall === null) perCall = d;
-      if (d === 0 || d !== perCall || c1.memoHits !== c0.memoHits || c1.elided !== c0.elided) bad = 'a run did not compute everything';
+      if (d === 0 || d !== perCall || c1.memoHits !== c0.memoHits || c1.elided !== c0.elided || c1.executions !== c0.executions + 1) { bad = 'a run did not compute everything: dispatches ' + d + ' (first ' + perCall + ')'; return null; }
       return t;
     };
     const webRun = async (xs) => { const a = performance.now(); await web.run(Object.fromEntries(xs.map((x) => [x.name, new ort.Tensor(x.dtype, x.data, x.shape)]))); return performance.now() - a; };
-    // warm-up until both engines are steady (wasm tier-up: bench/zoo/race.mjs)
-    const steady = (ts) => ts.length >= 6 && median(ts.slice(-3)) <= 1.5 * Math.min(...ts);
-    const wh = [], ww = [], w0 = performance.now();
-    while (!(steady(wh) && steady(ww)) && wh.length < 60 && performance.now() - w0 < 90000 && !bad) { const xs = feeder.next(); wh.push(holoRun(xs)); ww.push(await webRun(xs)); }
-    const est = median(wh.slice(-3));
-    const minRuns = est > 300 ? 5 : 10;
-    const settle = () => (T > 1 ? new Promise((r) => setTimeout(r, 60)) : null);
-    let blk = 1, skip = 0;
-    if (T > 1) { blk = Math.min(200, Math.max(est > 300 ? 3 : 8, Math.ceil(40 / Math.max(est, 0.01)))); skip = 1; }
-    const th = [], tw = [], end = performance.now() + 3 * budgetMs;
-    while ((performance.now() < end || th.length < minRuns) && th.length < 300 && !bad) {
-      const xs = Array.from({ length: blk }, () => feeder.next());
-      await settle();
-      xs.forEach((x, k) => { const t = holoRun(x); if (k >= skip) th.push(t); });
-      await settle();
-      for (let k = 0; k < blk; k++) { const t = await webRun(xs[k]); if (k >= skip) tw.push(t); }
-    }
+    const r = await race({ holoRun, webRun, next: () => feeder.next(), threads: T, budgetMs, capMs });
     const variant = rt.variant;
     s.dispose(); rt.dispose(); await web.release();
-    if (bad) return { error: bad };
-    return { holo_ms: median(th), ort_web_ms: median(tw), runs: th.length, variant };
+    if (bad || r.error) return { error: bad ?? r.error };
+    return { ...summarizeRace(r), variant, dispatches_per_run: perCall };
   };
   document.body.dataset.ready = '1';
 </script><body></body>`;
@@ -96,12 +83,12 @@ try {
     for (const e of entries) {
       let r;
       try {
-        r = await page.evaluate(([k, f, p, b]) => globalThis.bench(k, f, p, b), [e.key, e.file, e.inputs, budgetMs]);
+        r = await page.evaluate(([k, f, p, b, c]) => globalThis.bench(k, f, p, b, c), [e.key, e.file, e.inputs, budgetMs, capMs]);
       } catch (err) {
         r = { error: String(err.message).split('\n')[0] };
       }
       const row = r.error ? { key: e.key, threads: T, error: r.error }
-        : { key: e.key, threads: T, variant: r.variant, holo_ms: +r.holo_ms.toFixed(3), ort_web_ms: +r.ort_web_ms.toFixed(3), ratio: +(r.holo_ms / r.ort_web_ms).toFixed(3), runs: r.runs };
+        : { key: e.key, threads: T, ...r };
       rows.push(row);
       console.log(JSON.stringify(row));
     }
@@ -112,9 +99,10 @@ try {
   await server.close();
 }
 const ok = rows.filter((r) => !r.error);
-console.log('\n| model | threads | variant | hologram ms | ORT-web ms | hologram/ORT-web | runs |');
+console.log('\n| model | threads | variant | hologram ms | ORT-web ms | hologram/ORT-web [95%] | runs |');
 console.log('|---|--:|---|--:|--:|--:|--:|');
-for (const r of ok) console.log(`| ${r.key} | ${r.threads} | ${r.variant} | ${r.holo_ms} | ${r.ort_web_ms} | ${r.ratio.toFixed(2)} | ${r.runs} |`);
+for (const r of ok) console.log(`| ${r.key} | ${r.threads} | ${r.variant} | ${r.holo_ms} | ${r.ort_web_ms} | ${r.ratio.toFixed(2)} [${r.ratio_ci95.map((x) => x.toFixed(2)).join('–')}]${r.capped ? ' (capped)' : ''} | ${r.runs} |`);
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ when: new Date().toISOString(), rows }, null, 1));
 for (const r of rows.filter((x) => x.error)) console.log(`error: ${r.key} ${r.threads}t: ${r.error}`);
 for (const T of threadList) {
   const rs = ok.filter((r) => r.threads === T).map((r) => r.ratio);

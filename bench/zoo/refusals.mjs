@@ -15,6 +15,7 @@ export const REFUSALS = [
   { issue: 21, what: 'float16 / bfloat16', re: /float16|bfloat16|\bf16\b/ },
   { issue: 18, what: 'graph not topologically sorted', re: /not topologically sorted/ },
   { issue: 20, what: 'operator', re: /unsupported op '([\w.]+)'/ },
+  { issue: 20, what: 'operator variant (rank, attribute)', re: /\): \w+: .* is not supported/ },
   { issue: 20, what: 'opset domain', re: /unsupported opset domain/ },
   { issue: 20, what: 'kernel (backend)', re: /unsupported op|no kernel|UNSUPPORTED/ },
 ];

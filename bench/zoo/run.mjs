@@ -12,11 +12,16 @@
 // Prints the table and ends with
 //   zoo_pass=N/M zoo_wrong=K zoo_ratio_geomean_1t=.. zoo_ratio_max_1t=.. zoo_ratio_geomean_2t=.. zoo_ratio_max_2t=..
 // (M: models built; an export the torch exporter refused is listed, not counted).
-//   node bench/zoo/run.mjs [DIR] [--models a,b@17] [--no-speed] [--no-mem] [--ms 1000] [--threads 1,2]
-//       [--timeout-s 1800] [--json FILE]
+//   node bench/zoo/run.mjs [DIR] [--models a,b@17] [--no-speed] [--no-mem] [--ms 1000] [--cap-s 40]
+//       [--threads 1,2] [--timeout-s 1800] [--json FILE] [--merge] [--jobs 2]
+// --cap-s: the race's wall cap per model and thread count (bench/zoo/timing.mjs);
+// --merge: keep the rows of FILE for the models not run this time (a subset
+// re-run updates the full table instead of replacing it); --jobs: checks run
+// at once (phase 1; the races of phase 2 run one at a time).
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadManifest, selectModels } from './manifest.mjs';
 import { printReport } from './report.mjs';
@@ -29,20 +34,31 @@ const list = (opt('--models', process.env.ZOO ?? '') || '').split(',').map((s) =
 const noSpeed = flag('--no-speed');
 const noMem = flag('--no-mem');
 const budgetMs = opt('--ms', '1000');
+const capS = opt('--cap-s', '40');
+const merge = flag('--merge');
+const jobs = Number(opt('--jobs', '2'));
 const threadList = opt('--threads', '1,2').split(',').map(Number);
 const timeoutMs = Number(opt('--timeout-s', '1800')) * 1000;
 const dir = path.resolve(args[0] ?? 'build/zoo');
 const jsonOut = opt('--json', path.join(dir, 'results.json'));
 
-/** Runs a zoo script in a child; the last stdout line parsed as JSON, or { error }. */
+/** Runs a zoo script in a child; resolves to its last JSON stdout line, or { error }. */
 function child(script, argv, { gc = false } = {}) {
-  const r = spawnSync(process.execPath, [...(gc ? ['--expose-gc'] : []), path.join(HERE, script), ...argv],
-    { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
-  const last = (r.stdout ?? '').trim().split('\n').filter((l) => l.startsWith('{')).pop();
-  if (last) { try { return JSON.parse(last); } catch { /* fall through */ } }
-  const why = r.error?.code === 'ETIMEDOUT' ? `timed out after ${timeoutMs / 1000} s`
-    : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`;
-  return { error: `${script} ${why}` };
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [...(gc ? ['--expose-gc'] : []), path.join(HERE, script), ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '', timedOut = false;
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
+    const timer = setTimeout(() => { timedOut = true; p.kill('SIGKILL'); }, timeoutMs);
+    p.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+      if (last && !timedOut) { try { return resolve(JSON.parse(last)); } catch { /* fall through */ } }
+      const why = timedOut ? `timed out after ${timeoutMs / 1000} s`
+        : `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`;
+      resolve({ error: `${script} ${why}` });
+    });
+  });
 }
 
 let entries;
@@ -53,29 +69,59 @@ try {
   process.exit(2);
 }
 const results = [];
-const save = () => fs.writeFileSync(jsonOut, JSON.stringify({ when: new Date().toISOString(), results }, null, 1));
-for (const e of entries) {
-  if (e.error) {
-    results.push({ key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'unbuilt', message: e.error });
-    console.log(JSON.stringify(results.at(-1)));
-    continue;
-  }
-  const t0 = performance.now();
-  let row = child('check.mjs', [dir, e.key, '--holo-out', path.join(dir, 'holo')]);
-  if (row.error && !row.status) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'error', message: row.error };
-  if (row.status === 'pass' && !noSpeed) {
-    row.speed = {};
-    for (const T of threadList) row.speed[T] = child('race.mjs', [dir, e.key, '--threads', String(T), '--ms', budgetMs]);
-    if (!noMem) {
-      const m = (engine) => child('race.mjs', [dir, e.key, '--mem', engine], { gc: true }).rss_delta;
-      row.rss_delta_mib = { holo: +(m('holo') / 2 ** 20).toFixed(1), ort_web: +(m('web') / 2 ** 20).toFixed(1) };
+const kept = merge && fs.existsSync(jsonOut) ? JSON.parse(fs.readFileSync(jsonOut, 'utf8')).results.filter((r) => !entries.some((e) => e.key === r.key)) : [];
+const order = new Map(loadManifest(dir).map((e, i) => [e.key, i]));
+const all = () => [...kept, ...results].sort((a, b) => (order.get(a.key) ?? 1e9) - (order.get(b.key) ?? 1e9));
+const started = new Date().toISOString();
+let speedS = 0, checkS = 0;
+const save = () => fs.writeFileSync(jsonOut, JSON.stringify({ when: new Date().toISOString(), started, check_s: +checkS.toFixed(1), speed_s: +speedS.toFixed(1),
+  loadavg: os.loadavg().map((x) => +x.toFixed(2)), args: { budgetMs: Number(budgetMs), capS: Number(capS), threads: threadList, jobs }, results: all() }, null, 1));
+
+// Phase 1, the checks: nothing in them is timed against a peer, so `--jobs`
+// of them run at once (one child each: a crash or a runaway costs one row).
+const t1 = performance.now();
+const queue = [...entries];
+const rows = new Map();
+async function worker() {
+  for (let e = queue.shift(); e; e = queue.shift()) {
+    const t0 = performance.now();
+    let row;
+    if (e.error) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'unbuilt', message: e.error };
+    else {
+      row = await child('check.mjs', [dir, e.key, '--holo-out', path.join(dir, 'holo')]);
+      if (row.error && !row.status) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'error', message: row.error };
     }
+    row.check_s = +((performance.now() - t0) / 1000).toFixed(1);
+    rows.set(e.key, row);
+    results.push(row);
+    console.log(JSON.stringify(row));
+    save();
   }
-  row.wall_s = +((performance.now() - t0) / 1000).toFixed(1);
-  results.push(row);
-  console.log(JSON.stringify(row));
-  save();
+}
+await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+checkS = (performance.now() - t1) / 1000;
+
+// Phase 2, the races: one at a time, nothing else of ours running. The two
+// memory children (RSS is not timed) run side by side.
+if (!noSpeed) {
+  for (const e of entries) {
+    const row = rows.get(e.key);
+    if (row?.status !== 'pass') continue;
+    const ts = performance.now();
+    row.speed = {};
+    for (const T of threadList) row.speed[T] = await child('race.mjs', [dir, e.key, '--threads', String(T), '--ms', budgetMs, '--cap-s', capS]);
+    if (!noMem) {
+      const m = (engine) => child('race.mjs', [dir, e.key, '--mem', engine], { gc: true }).then((x) => +((x.rss_delta ?? NaN) / 2 ** 20).toFixed(1));
+      const [holo, web] = await Promise.all([m('holo'), m('web')]);
+      row.rss_delta_mib = { holo, ort_web: web };
+    }
+    row.speed_s = +((performance.now() - ts) / 1000).toFixed(1);
+    speedS += row.speed_s;
+    console.log(JSON.stringify({ key: e.key, speed: row.speed, rss_delta_mib: row.rss_delta_mib, speed_s: row.speed_s }));
+    save();
+  }
 }
 save();
-printReport(results, threadList, { speed: !noSpeed });
+console.log(`zoo: this run ${((Date.now() - Date.parse(started)) / 60000).toFixed(1)} min: checks ${(checkS / 60).toFixed(1)} min (${jobs} at a time), races ${(speedS / 60).toFixed(1)} min`);
+printReport(all(), threadList, { speed: !noSpeed, manifest: loadManifest(dir) });
 process.exit(0);

@@ -27,8 +27,23 @@ const filter = fi >= 0 ? args[fi + 1] : null;
 const rt = await init(undefined, { variant: 'simd128' });
 const base = fs.existsSync(BASELINE) ? JSON.parse(fs.readFileSync(BASELINE, 'utf8')).models : {};
 const tag = (r) => (r.status === 'refused' ? `refused #${r.issue ?? 'UNMAPPED'}` : r.status);
+/** null when `now` matches the baseline's `was`; else what changed (a wrong model never matches). */
+const verdict = (was, now) => (now === 'wrong' ? 'wrong (never accepted)'
+  : was === undefined ? 'not in the baseline'
+    : was === now ? null
+      : now === 'pass' ? `newly passing (baseline: ${was}): rewrite the baseline`
+        : was === 'pass' ? `stopped passing (baseline: pass)` : `baseline: ${was}`);
 let passed = 0, failed = 0;
 const now = {};
+const changes = [];
+
+// Both directions of a status change are failures, and equal statuses are not.
+{
+  const v = [verdict('pass', 'pass'), verdict('refused #20', 'refused #20'), verdict('refused #20', 'pass'), verdict('pass', 'refused #20'),
+    verdict('refused #20', 'refused #19'), verdict('pass', 'wrong'), verdict('pass', 'error'), verdict(undefined, 'pass')];
+  if (v[0] === null && v[1] === null && v.slice(2).every((x) => typeof x === 'string')) passed++;
+  else { failed++; console.log(`zoo-small: FAIL verdict self-check (${JSON.stringify(v)})`); }
+}
 
 // The comparison can fail: one element off by 1e-3 of max|ref| is wrong.
 {
@@ -46,9 +61,11 @@ for (const e of loadManifest(DIR, { trained: false })) {
   const r = e.error ? { status: 'error', message: e.error } : await checkModel(e, DIR, { rt }).catch((x) => ({ status: 'error', message: `harness: ${x.message}` }));
   now[e.key] = tag(r);
   const was = base[e.key];
-  const ok = r.status !== 'wrong' && (update || was === now[e.key]);
+  const v = verdict(was, now[e.key]);
+  const ok = v === null || (update && r.status !== 'wrong');
   ok ? passed++ : failed++;
-  const note = was === undefined ? ' (not in the baseline)' : was !== now[e.key] ? ` (baseline: ${was})` : '';
+  if (v) changes.push(`${e.key}: ${v}`);
+  const note = v ? ` (${v})` : '';
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${e.key}: ${now[e.key]}${note} ${((performance.now() - t0) / 1000).toFixed(1)} s${r.message ? ` -- ${r.message.slice(0, 160)}` : ''}`);
 }
 // A baseline model gone from the subset is a check no longer made.
@@ -58,5 +75,6 @@ if (update) {
   fs.writeFileSync(BASELINE, JSON.stringify({ comment: 'zoo-small statuses; node tests/zoo/run.mjs --update-baseline rewrites this', models: next }, null, 1) + '\n');
   console.log(`zoo-small: baseline updated (${Object.keys(next).length} models)`);
 }
+if (changes.length) console.log(`zoo-small: ${changes.length} status change(s) against tests/zoo/baseline.json:\n  ${changes.join('\n  ')}`);
 console.log(`zoo-small: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
