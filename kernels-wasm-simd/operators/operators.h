@@ -54,7 +54,7 @@ HOLO_K_OPERATOR(transpose) HOLO_K_OPERATOR(concat) HOLO_K_OPERATOR(split) HOLO_K
 HOLO_K_OPERATOR(pad) HOLO_K_OPERATOR(gather) HOLO_K_OPERATOR(gatherelements) HOLO_K_OPERATOR(expand)
 HOLO_K_OPERATOR(tile) HOLO_K_OPERATOR(trilu)
 /* conversion and generation (cast.c, range.c) */
-HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range)
+HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range) HOLO_K_OPERATOR(shape) HOLO_K_OPERATOR(size)
 
 /* the views (views.c): alias input 0, nothing to run */
 holo_status holo_k_reshape_infer(holo_kernel_call *c);
