@@ -7,6 +7,7 @@
 // `OPS[op] = { attrs: [known attribute names], norm(ctx, node) }`. A node with
 // an attribute not listed is refused (it may change the semantics). `norm`
 // emits canonical nodes through ctx.emit and may return nothing.
+import { RESIZE_OPS } from './onnx-ops-resize.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported };
@@ -67,6 +68,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
+Object.assign(OPS, RESIZE_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 

@@ -169,6 +169,27 @@ function rangeShape({ ir, node }) {
   return Number.isSafeInteger(n) ? [n] : null;
 }
 
+/** Resize with constant sizes, or constant scales (floor(in * scale)), over `axes` or every axis. */
+function resizeShape({ ir, x, r, node }) {
+  if (!x) return null;
+  const axes = attr(node, 'axes', null)?.map((a) => normAxis(a, r)) ?? x.map((_, i) => i);
+  const sizes = node.inputs[3] ? constNumbers(ir, node.inputs[3]) : null;
+  const scales = node.inputs[2] ? constNumbers(ir, node.inputs[2]) : null;
+  const out = [...x];
+  if (sizes && sizes.length) {
+    if (sizes.length !== axes.length) return null;
+    axes.forEach((a, i) => { out[a] = sizes[i]; });
+    return out;
+  }
+  if (!scales || scales.length !== axes.length) return null;
+  for (let i = 0; i < axes.length; i++) {
+    if (!known(x[axes[i]])) return null;
+    // the kernel's double product of the dim and the f32 scale, floored
+    out[axes[i]] = Math.floor(x[axes[i]] * scales[i]);
+  }
+  return out;
+}
+
 /** Same shape as input 0, with extra outputs of that shape (MaxPool's Indices, Dropout's mask). */
 const sameWith = (dtypes) => (c) => {
   c.more = [null, ...dtypes.map((d) => ({ shape: null, dtype: DT[d], same: true }))];
@@ -196,6 +217,7 @@ export const MORE_SHAPE_RULES = new Map([
   ['Trilu', ({ x }) => x],
   ['OneHot', oneHotShape],
   ['Range', rangeShape],
+  ['Resize', resizeShape],
   ['LayerNormalization', layerNormStats],
 ]);
 

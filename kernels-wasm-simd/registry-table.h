@@ -214,6 +214,8 @@
      .infer = holo_k_cast_infer, .run = holo_k_cast_run},
     {.op = "Range", .identity = "Range/f32,f64,i16,i32,i64/scalar/1", .dtypes = "f32,f64,i16,i32,i64",
      .infer = holo_k_range_infer, .run = holo_k_range_run},
+    {.op = "Resize", .identity = "Resize/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_resize_infer, .run = holo_k_resize_run},
     /* the shape of a value whose dims are known only at execution (operators/shape.c) */
     {.op = "Shape", .identity = "Shape/any/scalar/1", .dtypes = "any",
      .infer = holo_k_shape_infer, .run = holo_k_shape_run},

@@ -84,7 +84,7 @@ test('every output shape the converter infers for the ONNX node suite is the ref
   // the survey must have looked at something, and at the new rules in particular
   console.log(`  ${told} shapes told; ruled ops: ${[...ruled].sort().join(", ")}`);
   assert.ok(told > 400, `only ${told} shapes told`);
-  for (const op of ['Split', 'Slice', 'TopK', 'Einsum', 'GatherElements', 'DepthToSpace', 'SpaceToDepth', 'Range', 'Trilu', 'OneHot'])
+  for (const op of ['Split', 'Slice', 'TopK', 'Einsum', 'GatherElements', 'DepthToSpace', 'SpaceToDepth', 'Range', 'Trilu', 'OneHot', 'Resize'])
     assert.ok(ruled.has(op), `no ${op} test had its shape told (ruled: ${[...ruled].sort().join(', ')})`);
 });
 

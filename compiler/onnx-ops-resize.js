@@ -1,0 +1,55 @@
+// Resize (opsets 10, 11, 13, 18) and Upsample (7, 9) onto the canonical
+// opset-18 Resize: inputs X, roi, scales, sizes ('' where absent) and every
+// attribute written out. Resize-10 and Upsample have no
+// coordinate_transformation_mode: they are asymmetric, and nearest takes the
+// floor (onnx's own 10 -> 11 version adapter says the same).
+import { A, attr, DT, writeElems, Unsupported } from './ir.js';
+
+const RESIZE_ATTRS = ['mode', 'coordinate_transformation_mode', 'nearest_mode', 'cubic_coeff_a', 'exclude_outside',
+  'extrapolation_value', 'antialias', 'axes', 'keep_aspect_ratio_policy'];
+
+function resizeAttrs(n, legacy) {
+  const mode = attr(n, 'mode', 'nearest');
+  if (attr(n, 'antialias', 0) !== 0) throw new Unsupported(`antialias = 1 is not supported`);
+  if (attr(n, 'keep_aspect_ratio_policy', 'stretch') !== 'stretch')
+    throw new Unsupported(`keep_aspect_ratio_policy '${attr(n, 'keep_aspect_ratio_policy')}' is not supported (only 'stretch')`);
+  if (!['nearest', 'linear', 'cubic'].includes(mode) || (legacy && mode === 'cubic'))
+    throw new Unsupported(`mode '${mode}' is not valid`);
+  const a = {
+    mode: A.string(mode),
+    coordinate_transformation_mode: A.string(legacy ? 'asymmetric' : attr(n, 'coordinate_transformation_mode', 'half_pixel')),
+    nearest_mode: A.string(legacy ? 'floor' : attr(n, 'nearest_mode', 'round_prefer_floor')),
+    cubic_coeff_a: A.float(attr(n, 'cubic_coeff_a', -0.75)),
+    exclude_outside: A.int(attr(n, 'exclude_outside', 0)),
+    extrapolation_value: A.float(attr(n, 'extrapolation_value', 0.0)),
+    antialias: A.int(attr(n, 'antialias', 0)),
+    keep_aspect_ratio_policy: A.string(attr(n, 'keep_aspect_ratio_policy', 'stretch')),
+  };
+  if (n.attrs.axes) a.axes = A.ints(attr(n, 'axes'));
+  return a;
+}
+
+export const RESIZE_OPS = {
+  Resize: {
+    attrs: RESIZE_ATTRS,
+    norm(ctx, n) {
+      const legacy = ctx.opset < 11;
+      const ins = legacy ? [n.inputs[0], '', n.inputs[1] ?? '', ''] : [0, 1, 2, 3].map((k) => n.inputs[k] ?? '');
+      ctx.emit('Resize', ins, n.outputs, resizeAttrs(n, legacy));
+    },
+  },
+  Upsample: {
+    attrs: ['mode', 'scales', 'height_scale', 'width_scale'],
+    norm(ctx, n) {
+      if (n.attrs.height_scale || n.attrs.width_scale) throw new Unsupported(`the opset-1 attributes height_scale/width_scale are not supported`);
+      let scales = n.inputs[1];
+      if (ctx.opset < 9) {
+        if (!n.attrs.scales) throw new Unsupported(`required attribute 'scales' is missing`);
+        const s = attr(n, 'scales');
+        scales = ctx.constRaw(`${n.outputs[0]}_scales`, DT.f32, [s.length], writeElems(DT.f32, s));
+      }
+      if (!scales) throw new Unsupported(`input 'scales' is missing`);
+      ctx.emit('Resize', [n.inputs[0], '', scales, ''], n.outputs, resizeAttrs(n, true));
+    },
+  },
+};
