@@ -33,6 +33,10 @@ export const ATTR_TYPE_NAMES = [null, 'int', 'float', 'ints', 'floats', 'string'
 export const RECORD_SIZE = { SYMS: 8, VALS: 80, CONS: 48, ATTR: 24, NODE: 32, IOIX: 4, META: 16, STAT: 8 };
 export const SECTION_ORDER = ['STRS', 'SYMS', 'VALS', 'CONS', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT', 'DATA'];
 export const CONTENT_PREFIX = 'holo/content/v1\0';
+export const CONTENT_TREE_PREFIX = 'holo/content-tree/v1\0';
+export const CONTENT_CHUNK = 65536;
+const CONTENT_LEAF_BLOCK = Buffer.alloc(64);
+CONTENT_LEAF_BLOCK.write('holo/content-leaf/v1', 0, 'latin1');
 
 const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
@@ -67,15 +71,28 @@ export function toI64(v, what) {
   return b;
 }
 
-/** §5 content digest of a tensor: SHA-256 of "holo/content/v1\0" || u32 dtype || u32 rank || i64 dims || bytes. */
+/**
+ * §5 content digest of a tensor: up to CONTENT_CHUNK bytes, SHA-256 of
+ * "holo/content/v1\0" || u32 dtype || u32 rank || i64 dims || bytes; more, the
+ * tree label: SHA-256 of "holo/content-tree/v1\0" || u32 dtype || u32 rank ||
+ * i64 dims || u64 length || the leaf digests, a leaf being the SHA-256 of the
+ * 64-byte block "holo/content-leaf/v1" (NUL-padded) || one 64 KiB chunk.
+ */
 export function constantDigest(dtype, shape, bytes) {
   const b = toBytes(bytes, 'constantDigest bytes');
-  const head = Buffer.alloc(16 + 8 + 8 * shape.length);
-  head.write(CONTENT_PREFIX, 0, 'latin1');
-  head.writeUInt32LE(dtype >>> 0, 16);
-  head.writeUInt32LE(shape.length >>> 0, 20);
-  shape.forEach((d, i) => head.writeBigInt64LE(toI64(d, `constantDigest dim ${i}`), 24 + 8 * i));
-  return createHash('sha256').update(head).update(b).digest('hex');
+  const tree = b.length > CONTENT_CHUNK;
+  const tag = tree ? CONTENT_TREE_PREFIX : CONTENT_PREFIX;
+  const head = Buffer.alloc(tag.length + 8 + 8 * shape.length + (tree ? 8 : 0));
+  head.write(tag, 0, 'latin1');
+  head.writeUInt32LE(dtype >>> 0, tag.length);
+  head.writeUInt32LE(shape.length >>> 0, tag.length + 4);
+  shape.forEach((d, i) => head.writeBigInt64LE(toI64(d, `constantDigest dim ${i}`), tag.length + 8 + 8 * i));
+  if (!tree) return createHash('sha256').update(head).update(b).digest('hex');
+  head.writeBigUInt64LE(BigInt(b.length), tag.length + 8 + 8 * shape.length);
+  const root = createHash('sha256').update(head);
+  for (let at = 0; at < b.length; at += CONTENT_CHUNK)
+    root.update(createHash('sha256').update(CONTENT_LEAF_BLOCK).update(b.subarray(at, at + CONTENT_CHUNK)).digest());
+  return root.digest('hex');
 }
 
 function describeValue(g, id) {

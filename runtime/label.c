@@ -59,6 +59,10 @@ size_t holo_content_header(uint32_t dtype, const int64_t *shape, uint32_t rank, 
 
 void holo_content_digest(uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
                          size_t len, holo_digest *out) {
+  if (len > HOLO_CONTENT_CHUNK) {
+    holo__content_tree_digest(dtype, shape, rank, bytes, len, out);
+    return;
+  }
   uint8_t hdr[HOLO_CONTENT_HEADER_MAX];
   holo_sha256 c;
   holo_sha256_init(&c);

@@ -50,13 +50,64 @@ void holo__s_computed_digest(holo_session *s, uint32_t i, uint32_t k, holo_diges
   holo_sha256_final(&c, out->b);
 }
 
+/* A tree label's leaves, a window at a time (the digests live on the
+ * stack), four leaves per task of the backend's pool, so lanes and threads
+ * multiply; the root takes the window's digests in order. */
+#define LEAF_WINDOW 64u
+typedef struct leaf_job {
+  const uint8_t *bytes;
+  size_t len, leaf0, n;
+  uint8_t (*d)[32];
+} leaf_job;
+
+static void leaf_task(void *arg, uint32_t t) {
+  const leaf_job *j = arg;
+  size_t i = 4 * (size_t)t, g = j->n - i < 4 ? j->n - i : 4;
+  holo__content_leaf_group(j->bytes, j->len, j->leaf0 + i, g, j->d + i);
+}
+
+/* The host's SHA-256 of one leaf preimage; false: it declined. */
+static bool host_leaf(const holo_hasher *h, const uint8_t *bytes, size_t len, size_t leaf, uint8_t out[32]) {
+  size_t at = leaf * HOLO_CONTENT_CHUNK, m = len - at < HOLO_CONTENT_CHUNK ? len - at : HOLO_CONTENT_CHUNK;
+  holo_span parts[2] = {{holo__content_leaf_block, 64}, {bytes + at, m}};
+  return h->sha256(h->ctx, parts, 2, out) == HOLO_OK;
+}
+
+static void tree_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank, const uint8_t *bytes,
+                        size_t len, bool host, holo_digest *out) {
+  uint8_t d[LEAF_WINDOW][32];
+  holo_sha256 root;
+  size_t n = holo__content_leaves(len);
+  holo__content_root_init(&root, dtype, shape, rank, len);
+  for (size_t w0 = 0; w0 < n; w0 += LEAF_WINDOW) {
+    leaf_job j = {bytes, len, w0, n - w0 < LEAF_WINDOW ? n - w0 : LEAF_WINDOW, d};
+    uint32_t tasks = (uint32_t)((j.n + 3) / 4);
+    if (host) {
+      for (size_t i = 0; i < j.n; i++)
+        if (!host_leaf(&s->hasher, bytes, len, w0 + i, d[i])) holo__content_leaf_group(bytes, len, w0 + i, 1, d + i);
+    } else if (s->be->parallel_for && tasks > 1) {
+      s->be->parallel_for(s->be->pctx, tasks, leaf_task, &j);
+    } else {
+      for (uint32_t t = 0; t < tasks; t++) leaf_task(&j, t);
+    }
+    holo_sha256_update(&root, d, 32 * j.n);
+  }
+  holo_sha256_final(&root, out->b);
+}
+
 /* The content label of an execute-time input: the host's SHA-256 when one
  * is installed and the input is large enough, else ours (also when the host
- * declines). Same preimage, same label either way. */
+ * declines); a tree label's leaves over the pool's threads when there is
+ * no host hash. Same preimage, same label either way. */
 void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
                           size_t len, holo_digest *out) {
   s->c.bytes_hashed += len;
-  if (s->hasher.sha256 && len >= s->hasher.min_bytes) {
+  bool host = s->hasher.sha256 && len >= s->hasher.min_bytes;
+  if (len > HOLO_CONTENT_CHUNK) {
+    tree_digest(s, dtype, shape, rank, bytes, len, host, out);
+    return;
+  }
+  if (host) {
     uint8_t hdr[HOLO_CONTENT_HEADER_MAX];
     holo_span parts[2] = {{hdr, holo_content_header(dtype, shape, rank, hdr)}, {bytes, len}};
     if (s->hasher.sha256(s->hasher.ctx, parts, 2, out->b) == HOLO_OK) return;

@@ -1,8 +1,9 @@
 #include "hologram/sha256.h"
 
 #include "hologram/mem.h"
+#include "sha256-lanes.h"
 
-static const uint32_t K[64] = {
+const uint32_t holo__sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -11,6 +12,7 @@ static const uint32_t K[64] = {
     0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+#define K holo__sha256_k
 
 static inline uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
@@ -67,6 +69,10 @@ static void block(uint32_t hs[8], const uint8_t *p) {
   R8(56, WX);
   hs[0] += a; hs[1] += b; hs[2] += c; hs[3] += d;
   hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
+}
+
+void holo__sha256_blocks(uint32_t h[8], const uint8_t *p, size_t n) {
+  for (; n; n--, p += 64) block(h, p);
 }
 
 void holo_sha256_init(holo_sha256 *c) {

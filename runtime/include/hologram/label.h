@@ -20,8 +20,11 @@ void holo_label_render(const holo_digest *d, char out[HOLO_LABEL_LEN + 1]);
 /* Strict: exactly `sha256:` + 64 lowercase hex digits. */
 bool holo_label_parse(const char *s, size_t len, holo_digest *d);
 
-/* The content label of a tensor: SHA-256 over "holo/content/v1\0", dtype,
- * rank, dims and the bytes (the label an input of these bytes goes by). */
+/* The content label of a tensor (the label an input of these bytes goes
+ * by): up to HOLO_CONTENT_CHUNK bytes, SHA-256 over "holo/content/v1\0",
+ * dtype, rank, dims and the bytes; more, the tree label of format §5 (a root
+ * over the digests of 64 KiB chunks). */
+#define HOLO_CONTENT_CHUNK ((size_t)64 << 10)
 void holo_content_digest(uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes, size_t len,
                          holo_digest *out);
 
