@@ -24,6 +24,7 @@ const ROOT = join(HERE, '..', '..');
 /** Every generated file: its template, its path and the template's parameters. */
 export const INSTANCES = [
   { template: 'vbinary.c.in', out: 'vbinary-f32-scalar.c', params: { ISA: 'scalar', DT: 'f32', T: 'float', U: '', BITS: 32 } },
+  { template: 'vbinary.c.in', out: 'vbinary-f32-simd128.c', params: { ISA: 'simd128', DT: 'f32', T: 'float', U: '', BITS: 32 } },
   { template: 'vbinary.c.in', out: 'vbinary-i32-scalar.c', params: { ISA: 'scalar', DT: 'i32', T: 'int32_t', U: 'uint32_t', BITS: 32 } },
   { template: 'vbinary.c.in', out: 'vbinary-i64-scalar.c', params: { ISA: 'scalar', DT: 'i64', T: 'int64_t', U: 'uint64_t', BITS: 64 } },
   { template: 'gemm-f32-4x8.c.in', out: 'gemm-f32-4x8-simd128.c', params: { ISA: 'simd128' } },

@@ -7,11 +7,11 @@
 #include "common/bcast.h"
 #include "common/fp-contract.h"
 
-/* LayerNormalization, one row xr -> yr of n elements (layernorm-f32-scalar.c).
+/* LayerNormalization, rows x -> y of n elements each (layernorm-f32-scalar.c).
  * w0: the walk over the normalized shape whose operand 0 is Scale, 1 is B
- * (bi NULL: no bias); mean_out / inv_out (or NULL) get the row's mean and
- * 1 / sqrt(var + eps), rounded to f32. */
-void holo_ukernel_layernorm_f32__scalar(const float *xr, float *yr, size_t n, double eps, const float *sc,
+ * (bi NULL: no bias); mean_out[r] / inv_out[r] (or NULL) get row r's mean
+ * and 1 / sqrt(var + eps), rounded to f32. */
+void holo_ukernel_layernorm_f32__scalar(const float *x, float *y, size_t rows, size_t n, double eps, const float *sc,
                                         const float *bi, const holo_bcast *w0, float *mean_out, float *inv_out);
 
 /* holo.LayerNormSteps (layernormsteps-f32-scalar.c, -simd128.c).

@@ -69,7 +69,15 @@ void holo_ukernel_avgpool2d_row_f32__scalar(const float *xp, const holo_k_win2d 
                                             float *y);
 
 /* GlobalAveragePool: Y[p] = the ascending f32 sum of plane p's n elements
- * / n (an empty plane gives NaN, as numpy's mean) (gavgpool-f32-scalar.c). */
+ * / n (an empty plane gives NaN, as numpy's mean) (gavgpool-f32-scalar.c;
+ * gavgpool-f32-simd128.c: 4 planes in 4 lanes, each in the same order, the
+ * same bytes). */
 void holo_ukernel_gavgpool_f32__scalar(const float *X, float *Y, size_t planes, size_t n);
+#ifdef __wasm_simd128__
+void holo_ukernel_gavgpool_f32__simd128(const float *X, float *Y, size_t planes, size_t n);
+#define holo_gavgpool_f32 holo_ukernel_gavgpool_f32__simd128 /* the build's variant */
+#else
+#define holo_gavgpool_f32 holo_ukernel_gavgpool_f32__scalar
+#endif
 
 #endif

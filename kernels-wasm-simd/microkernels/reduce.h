@@ -23,4 +23,14 @@ enum {
 double holo_ukernel_reduce_f32_f64__scalar(int op, bool f64, const void *x, size_t base, uint32_t nr,
                                            const int64_t *rd, const int64_t *rs);
 
+/* The contiguous cases on f32 (reduce-f32-runs-scalar.c), for the ops
+ * holo_reduce_runs_op accepts (Sum, Mean, SumSquare, L1, L2, Max, Min):
+ * the same bytes as the kernel above, several outputs at a time. n > 0.
+ * inner: y[q] reduces x[q*n .. q*n+n), q < rows (the last axes reduced);
+ * outer: y[o*m + j] reduces x[o*n*m + r*m + j], r < n (axes reduced in
+ * front of m kept elements). */
+bool holo_reduce_runs_op(int op);
+void holo_ukernel_reduce_inner_f32__scalar(int op, const float *x, size_t rows, size_t n, float *y);
+void holo_ukernel_reduce_outer_f32__scalar(int op, const float *x, size_t outer, size_t n, size_t m, float *y);
+
 #endif

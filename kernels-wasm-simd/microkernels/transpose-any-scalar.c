@@ -29,3 +29,14 @@ void holo_ukernel_transpose_any__scalar(size_t es, const void *x, void *y, uint3
   default: tr64(x, y, rank, shape, stride); break;
   }
 }
+
+/* Tiles of 8x8 keep both the reads and the writes within a few cache
+ * lines. */
+void holo_ukernel_transpose2d_x32__scalar(const uint32_t *x, size_t s, uint32_t *y, size_t P, size_t Q) {
+  for (size_t p0 = 0; p0 < P; p0 += 8)
+    for (size_t q0 = 0; q0 < Q; q0 += 8) {
+      const size_t p1 = p0 + 8 < P ? p0 + 8 : P, q1 = q0 + 8 < Q ? q0 + 8 : Q;
+      for (size_t p = p0; p < p1; p++)
+        for (size_t q = q0; q < q1; q++) y[p * Q + q] = x[q * s + p];
+    }
+}

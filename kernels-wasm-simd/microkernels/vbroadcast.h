@@ -16,8 +16,10 @@
 #include "common/fp-contract.h"
 
 /* Add, Sub, Mul, Div: holo_ukernel_v{add,sub,mul,div}_{f32,i32,i64}__scalar
- * (vbinary-f32-scalar.c, vbinary-i32-scalar.c, vbinary-i64-scalar.c,
- * generated from the template vbinary.c.in in kernels-wasm-simd/gen). */
+ * (vbinary-f32-scalar.c, vbinary-i32-scalar.c, vbinary-i64-scalar.c) and
+ * holo_ukernel_v{add,sub,mul,div}_f32__simd128 (vbinary-f32-simd128.c: 4
+ * lanes where both steps are 0 or 1, the same bytes as the scalar kernel),
+ * generated from the template vbinary.c.in in kernels-wasm-simd/gen. */
 #define HOLO_VBINARY_DECLS(DT, T)                                                                          \
   void holo_ukernel_vadd_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);    \
   void holo_ukernel_vsub_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);    \
@@ -27,6 +29,12 @@ HOLO_VBINARY_DECLS(f32, float)
 HOLO_VBINARY_DECLS(i32, int32_t)
 HOLO_VBINARY_DECLS(i64, int64_t)
 #undef HOLO_VBINARY_DECLS
+#ifdef __wasm_simd128__
+void holo_ukernel_vadd_f32__simd128(size_t n, const float *a, size_t sa, const float *b, size_t sb, float *y);
+void holo_ukernel_vsub_f32__simd128(size_t n, const float *a, size_t sa, const float *b, size_t sb, float *y);
+void holo_ukernel_vmul_f32__simd128(size_t n, const float *a, size_t sa, const float *b, size_t sb, float *y);
+void holo_ukernel_vdiv_f32__simd128(size_t n, const float *a, size_t sa, const float *b, size_t sb, float *y);
+#endif
 
 /* Pow (vpow-numeric-scalar.c): base of dtype bt (f32, f64, f16, i32, i64),
  * exponent of any numeric dtype et, output bt. Float bases: holo_pow in

@@ -63,18 +63,23 @@ static holo_status binary_infer(holo_kernel_call *c, int op) {
   return holo_k_set_output(c, name, 0, t[0]->dtype, yr, ys);
 }
 
-/* One row of Add..Div in the operands' dtype. */
+/* One row of Add..Div in the operands' dtype (f32: the SIMD kernel where
+ * the build has it, the same bytes). */
 static void arith_row(int op, uint32_t dt, size_t n, const void *a, size_t sa, const void *b, size_t sb, void *y) {
-#define ROW(DT, T)                                                                                           \
+#define ROW(DT, ISA)                                                                                         \
   switch (op) {                                                                                              \
-  case OP_ADD: holo_ukernel_vadd_##DT##__scalar(n, a, sa, b, sb, y); break;                                  \
-  case OP_SUB: holo_ukernel_vsub_##DT##__scalar(n, a, sa, b, sb, y); break;                                  \
-  case OP_MUL: holo_ukernel_vmul_##DT##__scalar(n, a, sa, b, sb, y); break;                                  \
-  default: holo_ukernel_vdiv_##DT##__scalar(n, a, sa, b, sb, y); break;                                      \
+  case OP_ADD: holo_ukernel_vadd_##DT##__##ISA(n, a, sa, b, sb, y); break;                                   \
+  case OP_SUB: holo_ukernel_vsub_##DT##__##ISA(n, a, sa, b, sb, y); break;                                   \
+  case OP_MUL: holo_ukernel_vmul_##DT##__##ISA(n, a, sa, b, sb, y); break;                                   \
+  default: holo_ukernel_vdiv_##DT##__##ISA(n, a, sa, b, sb, y); break;                                       \
   }
-  if (dt == HOLO_DT_F32) ROW(f32, float)
-  else if (dt == HOLO_DT_I32) ROW(i32, int32_t)
-  else ROW(i64, int64_t)
+#ifdef __wasm_simd128__
+  if (dt == HOLO_DT_F32) ROW(f32, simd128)
+#else
+  if (dt == HOLO_DT_F32) ROW(f32, scalar)
+#endif
+  else if (dt == HOLO_DT_I32) ROW(i32, scalar)
+  else ROW(i64, scalar)
 #undef ROW
 }
 

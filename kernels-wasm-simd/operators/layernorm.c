@@ -112,9 +112,7 @@ holo_status holo_k_layernorm_run(holo_kernel_call *c) {
   float *y = c->outputs[0].data;
   float *mean_out = c->n_outputs > 1 ? c->outputs[1].data : 0;
   float *inv_out = c->n_outputs > 2 ? c->outputs[2].data : 0;
-  for (size_t r = 0; r < rows; r++)
-    holo_ukernel_layernorm_f32__scalar(x + r * n, y + r * n, n, eps, sc, bi, &w0, mean_out ? mean_out + r : 0,
-                                       inv_out ? inv_out + r : 0);
+  holo_ukernel_layernorm_f32__scalar(x, y, rows, n, eps, sc, bi, &w0, mean_out, inv_out);
   return HOLO_OK;
 }
 

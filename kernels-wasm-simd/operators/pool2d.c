@@ -98,7 +98,7 @@ holo_status holo_k_gap_f32_infer(holo_kernel_call *c) {
 
 holo_status holo_k_gap_f32_run(holo_kernel_call *c) {
   const holo_tensor *xt = &c->inputs[0];
-  holo_ukernel_gavgpool_f32__scalar(xt->data, c->outputs[0].data, holo_k_prod(xt->shape, 0, 2),
+  holo_gavgpool_f32(xt->data, c->outputs[0].data, holo_k_prod(xt->shape, 0, 2),
                                     holo_k_prod(xt->shape, 2, xt->rank));
   return HOLO_OK;
 }

@@ -67,10 +67,35 @@ static holo_status reduce_infer(holo_kernel_call *c, int op) {
   return holo_k_set_output(c, r_names[op], 0, x->dtype, yr, ys);
 }
 
+/* The f32 calls whose dims, dims of 1 dropped and neighbours of the same
+ * kind merged, read [kept] reduced or [kept] reduced kept: one contiguous
+ * run per output, or m contiguous outputs side by side (reduce.h). */
+static bool reduce_runs(const holo_kernel_call *c, int op, uint32_t mask) {
+  const holo_tensor *xt = &c->inputs[0];
+  if (xt->dtype != HOLO_DT_F32 || !holo_reduce_runs_op(op)) return false;
+  size_t len[3] = {1, 1, 1}; /* kept, reduced, kept */
+  uint32_t part = 0;         /* 0, 1, 2: the part the dims so far are in */
+  for (uint32_t i = 0; i < xt->rank; i++) {
+    if (xt->shape[i] == 0) return false;
+    if (xt->shape[i] == 1) continue;
+    const bool red = mask & (1u << i);
+    if (part == 0 && red) part = 1;
+    else if (part == 1 && !red) part = 2;
+    else if (part == 2 && red) return false;
+    len[part] *= (size_t)xt->shape[i];
+  }
+  if (part == 2)
+    holo_ukernel_reduce_outer_f32__scalar(op, xt->data, len[0], len[1], len[2], c->outputs[0].data);
+  else
+    holo_ukernel_reduce_inner_f32__scalar(op, xt->data, len[0], len[1], c->outputs[0].data);
+  return true;
+}
+
 static holo_status reduce_run(holo_kernel_call *c, int op) {
   uint32_t mask;
   bool keep;
   if (reduce_plan(c, op, &mask, &keep)) return HOLO_ERR_KERNEL;
+  if (reduce_runs(c, op, mask)) return HOLO_OK;
   const holo_tensor *xt = &c->inputs[0];
   const bool f64 = xt->dtype == HOLO_DT_F64;
   float *yf = c->outputs[0].data;

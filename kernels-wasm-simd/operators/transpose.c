@@ -40,6 +40,40 @@ holo_status holo_k_transpose_infer(holo_kernel_call *c) {
   return holo_k_set_output(c, "Transpose", 0, x->dtype, x->rank, ys);
 }
 
+/* Drops the dims of 1 and merges each output dim into the next where the
+ * input walks them as one (stride[i] == stride[i+1] * shape[i+1]): the same
+ * gather over fewer, longer dims. Returns the new rank (>= 1). */
+static uint32_t transpose_merge(int64_t *shape, int64_t *stride, uint32_t rank) {
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < rank; i++) {
+    if (shape[i] == 1) continue;
+    if (r && stride[r - 1] == stride[i] * shape[i]) {
+      shape[r - 1] *= shape[i];
+      stride[r - 1] = stride[i];
+      continue;
+    }
+    shape[r] = shape[i], stride[r] = stride[i], r++;
+  }
+  if (r == 0) shape[0] = 1, stride[0] = 1, r = 1;
+  return r;
+}
+
+/* The merged walk of 4-byte elements as 2-D transposes [.., P, Q] whose
+ * input is contiguous along P (NCHW <-> NHWC, a matrix): true when done. */
+static bool transpose_tiles(const holo_tensor *x, holo_tensor *y, uint32_t rank, const int64_t *shape,
+                            const int64_t *stride) {
+  if (holo_dtype_size(x->dtype) != 4 || rank < 2 || stride[rank - 2] != 1 || stride[rank - 1] == 1) return false;
+  const size_t P = (size_t)shape[rank - 2], Q = (size_t)shape[rank - 1], outer = holo_k_prod(shape, 0, rank - 2);
+  int64_t idx[HOLO_MAX_RANK] = {0};
+  size_t off = 0;
+  uint32_t *yp = y->data;
+  for (size_t o = 0; o < outer; o++, yp += P * Q) {
+    holo_transpose2d_x32((const uint32_t *)x->data + off, (size_t)stride[rank - 1], yp, P, Q);
+    holo_k_next_offset(idx, shape, stride, rank - 2, &off);
+  }
+  return true;
+}
+
 holo_status holo_k_transpose_run(holo_kernel_call *c) {
   uint32_t perm[HOLO_MAX_RANK];
   if (transpose_perm(c, perm)) return HOLO_ERR_KERNEL;
@@ -53,11 +87,8 @@ holo_status holo_k_transpose_run(holo_kernel_call *c) {
     shape[i] = y->shape[i];
     stride[i] = xs[perm[i]];
   }
-  if (rank == 0) { /* a scalar: one element, same walk as shape [1] */
-    rank = 1;
-    shape[0] = 1;
-    stride[0] = 1;
-  }
+  rank = transpose_merge(shape, stride, rank); /* a scalar: one element, shape [1] */
+  if (transpose_tiles(x, y, rank, shape, stride)) return HOLO_OK;
   holo_ukernel_transpose_any__scalar(holo_dtype_size(x->dtype), x->data, y->data, rank, shape, stride);
   return HOLO_OK;
 }

@@ -77,6 +77,20 @@ static void test_binary_f32_shapes(void **st) {
     int64_t z[2] = {0, 3}, o[1] = {3}, z1[2] = {1, 3}, yz[2] = {0, 3};
     ew_check_f32(op, 2, z, 1, o, 2, yz, seed++); /* empty output */
     ew_check_f32(op, 2, z1, 2, z, 2, yz, seed++);
+    /* the walk's merged dims (common/bcast.c): per-channel NCHW (squeeze-
+     * excite), a channel bias, a row vector, dims of 1 anywhere, a plane
+     * broadcast over the channels */
+    int64_t x4[4] = {2, 5, 3, 7}, pc[4] = {2, 5, 1, 1}, cb[3] = {5, 1, 1}, rw[1] = {7}, pl[3] = {1, 3, 7};
+    ew_check_f32(op, 4, x4, 4, pc, 4, x4, seed++);
+    ew_check_f32(op, 4, pc, 4, x4, 4, x4, seed++);
+    ew_check_f32(op, 4, x4, 3, cb, 4, x4, seed++);
+    ew_check_f32(op, 4, x4, 1, rw, 4, x4, seed++);
+    ew_check_f32(op, 3, pl, 4, x4, 4, x4, seed++);
+    int64_t u1[5] = {3, 1, 4, 1, 9}, u2[5] = {1, 1, 4, 1, 1}, u3[3] = {1, 1, 9};
+    ew_check_f32(op, 5, u1, 5, u1, 5, u1, seed++);
+    ew_check_f32(op, 5, u1, 5, u2, 5, u1, seed++);
+    ew_check_f32(op, 3, u3, 5, u1, 5, u1, seed++);
+    ew_check_f32(op, 5, u2, 3, u3, 5, (int64_t[5]){1, 1, 4, 1, 9}, seed++);
   }
 }
 

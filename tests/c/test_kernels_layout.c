@@ -253,6 +253,11 @@ static void test_transpose(void **st) {
     lay_check_transpose(dts[d], 1, (int64_t[]){17}, NULL, seed++);
     lay_check_transpose(dts[d], 0, NULL, NULL, seed++);
     lay_check_transpose(dts[d], 3, (int64_t[]){4, 0, 3}, (int64_t[]){2, 0, 1}, seed++);
+    /* the merged 2-D tiles: NCHW <-> NHWC, dims of 1, a matrix with edges */
+    lay_check_transpose(dts[d], 4, (int64_t[]){2, 9, 5, 7}, (int64_t[]){0, 3, 1, 2}, seed++);
+    lay_check_transpose(dts[d], 4, (int64_t[]){1, 6, 1, 13}, (int64_t[]){0, 2, 3, 1}, seed++);
+    lay_check_transpose(dts[d], 5, (int64_t[]){2, 1, 9, 1, 5}, (int64_t[]){3, 4, 0, 1, 2}, seed++);
+    lay_check_transpose(dts[d], 2, (int64_t[]){4, 8}, NULL, seed++);
   }
   float buf[64] = {0};
   int64_t s[3] = {2, 3, 4};

@@ -30,6 +30,9 @@
 #include "microkernels/gemm.h"
 #include "microkernels/layernorm.h"
 #include "microkernels/pool2d.h"
+#include "microkernels/reduce.h"
+#include "microkernels/transpose.h"
+#include "microkernels/vbroadcast.h"
 #include "operators/products.h"
 
 #ifdef __wasm_simd128__
@@ -596,6 +599,162 @@ static void test_layernormsteps(void **st) {
       lns_case(ns[ni], c++);
 }
 
+/* ------------------------------------------------ broadcast arithmetic */
+
+typedef void (*vbin_fn)(size_t, const float *, size_t, const float *, size_t, float *);
+static float vb_ref(int op, float a, float b) { return op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : a / b; }
+
+/* One row of n with steps sa, sb (0, 1 or 2) at misaligned starts: scalar
+ * and SIMD kernels against one C operation per element; NaNs from
+ * arithmetic may differ in sign and payload only. */
+static void vbinary_case(int op, size_t n, size_t sa, size_t sb, unsigned c) {
+  static const vbin_fn scalar[4] = {holo_ukernel_vadd_f32__scalar, holo_ukernel_vsub_f32__scalar,
+                                    holo_ukernel_vmul_f32__scalar, holo_ukernel_vdiv_f32__scalar};
+  char ctx[96];
+  snprintf(ctx, sizeof ctx, "vbinary op=%d n=%zu sa=%zu sb=%zu", op, n, sa, sb);
+  size_t na = sa ? n * sa : 1, nb = sb ? n * sb : 1;
+  buf a = balloc(na, c % 4), b = balloc(nb, (c + 1) % 4), y = balloc(n, (c + 2) % 4);
+  fill(a.p, na, 4.0f, c % 3 == 0);
+  fill(b.p, nb, 4.0f, c % 2 == 0);
+  float *want = malloc(n * 4 + 4);
+  for (size_t j = 0; j < n; j++) want[j] = vb_ref(op, a.p[j * sa], b.p[j * sb]);
+  scalar[op](n, a.p, sa, b.p, sb, y.p);
+  bguard(&y, ctx);
+  expect_same(y.p, want, n, true, "vbinary scalar vs reference", ctx);
+#if HAVE_SIMD
+  static const vbin_fn simd[4] = {holo_ukernel_vadd_f32__simd128, holo_ukernel_vsub_f32__simd128,
+                                  holo_ukernel_vmul_f32__simd128, holo_ukernel_vdiv_f32__simd128};
+  sentinel(&y);
+  simd[op](n, a.p, sa, b.p, sb, y.p);
+  bguard(&y, ctx);
+  expect_same(y.p, want, n, true, "vbinary simd128 vs reference", ctx);
+#endif
+  free(want);
+  bfree(&a), bfree(&b), bfree(&y);
+}
+
+static void test_vbinary(void **st) {
+  (void)st;
+  static const size_t steps[][2] = {{1, 1}, {1, 0}, {0, 1}, {0, 0}, {2, 1}, {1, 2}};
+  unsigned c = 0;
+  for (int op = 0; op < 4; op++)
+    for (size_t n = 1; n <= 41; n++)
+      for (size_t s = 0; s < sizeof steps / sizeof *steps; s++)
+        for (unsigned r = 0; r < 3; r++)
+          vbinary_case(op, n, steps[s][0], steps[s][1], c++);
+}
+
+/* ------------------------------------------------ global average pool */
+
+static void gap_case(size_t planes, size_t n, unsigned c) {
+  char ctx[64];
+  snprintf(ctx, sizeof ctx, "gavgpool planes=%zu n=%zu", planes, n);
+  buf x = balloc(planes * n, c % 4), y = balloc(planes, (c + 1) % 4);
+  fill(x.p, planes * n, 8.0f, c % 4 == 0);
+  float *want = malloc(planes * 4 + 4);
+  for (size_t p = 0; p < planes; p++) {
+    float sum = 0.0f;
+    for (size_t i = 0; i < n; i++) sum += x.p[p * n + i];
+    want[p] = sum / (float)n;
+  }
+  holo_ukernel_gavgpool_f32__scalar(x.p, y.p, planes, n);
+  bguard(&y, ctx);
+  expect_same(y.p, want, planes, true, "gavgpool scalar vs reference", ctx);
+#if HAVE_SIMD
+  sentinel(&y);
+  holo_ukernel_gavgpool_f32__simd128(x.p, y.p, planes, n);
+  bguard(&y, ctx);
+  expect_same(y.p, want, planes, true, "gavgpool simd128 vs reference", ctx);
+#endif
+  free(want);
+  bfree(&x), bfree(&y);
+}
+
+static void test_gavgpool(void **st) {
+  (void)st;
+  unsigned c = 0;
+  for (size_t planes = 1; planes <= 13; planes++)
+    for (size_t n = 0; n <= 19; n++) gap_case(planes, n, c++);
+  gap_case(9, 49, c++);
+  gap_case(5, 196, c++);
+}
+
+/* ------------------------------------------------ contiguous reductions */
+
+/* The inner and outer kernels against the odometer kernel, bit for bit
+ * (the same chains in the same order): shape [o, n, m] reduced over n. */
+static void reduce_case(int op, size_t o, size_t n, size_t m, unsigned c) {
+  char ctx[80];
+  snprintf(ctx, sizeof ctx, "reduce op=%d o=%zu n=%zu m=%zu", op, o, n, m);
+  buf x = balloc(o * n * m, c % 4), y = balloc(o * m, (c + 1) % 4);
+  fill(x.p, o * n * m, 8.0f, c % 3 == 0);
+  float *want = malloc(o * m * 4 + 4);
+  int64_t rd[1] = {(int64_t)n}, rs[1] = {(int64_t)m};
+  for (size_t i = 0; i < o; i++)
+    for (size_t j = 0; j < m; j++)
+      want[i * m + j] = (float)holo_ukernel_reduce_f32_f64__scalar(op, false, x.p, i * n * m + j, 1, rd, rs);
+  if (m == 1)
+    holo_ukernel_reduce_inner_f32__scalar(op, x.p, o, n, y.p);
+  else
+    holo_ukernel_reduce_outer_f32__scalar(op, x.p, o, n, m, y.p);
+  bguard(&y, ctx);
+  /* max and min select (bit for bit); sums may give another NaN */
+  expect_same(y.p, want, o * m, op != HOLO_REDUCE_MAX && op != HOLO_REDUCE_MIN, "reduce runs vs odometer", ctx);
+  free(want);
+  bfree(&x), bfree(&y);
+}
+
+static void test_reduce_runs(void **st) {
+  (void)st;
+  static const int ops[] = {HOLO_REDUCE_SUM, HOLO_REDUCE_MEAN, HOLO_REDUCE_SUMSQ, HOLO_REDUCE_L1,
+                            HOLO_REDUCE_L2, HOLO_REDUCE_MAX, HOLO_REDUCE_MIN};
+  static const size_t os[] = {1, 3, 4, 5, 9}, ns[] = {1, 2, 7, 33}, ms[] = {1, 2, 7, 8, 9, 17};
+  unsigned c = 0;
+  for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+    assert_true(holo_reduce_runs_op(ops[k]));
+    for (size_t a = 0; a < sizeof os / sizeof *os; a++)
+      for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
+        for (size_t d = 0; d < sizeof ms / sizeof *ms; d++) reduce_case(ops[k], os[a], ns[b], ms[d], c++);
+  }
+  assert_false(holo_reduce_runs_op(HOLO_REDUCE_PROD));
+  assert_false(holo_reduce_runs_op(HOLO_REDUCE_LOGSUMEXP));
+}
+
+/* ------------------------------------------------------ 2-D transpose */
+
+static void transpose_case(size_t P, size_t Q, size_t s, unsigned c) {
+  char ctx[64];
+  snprintf(ctx, sizeof ctx, "transpose2d P=%zu Q=%zu s=%zu", P, Q, s);
+  size_t nx = Q ? (Q - 1) * s + P : 0;
+  buf x = balloc(nx, c % 4), y = balloc(P * Q, (c + 1) % 4);
+  fill(x.p, nx, 8.0f, true);
+  float *want = malloc(P * Q * 4 + 4);
+  for (size_t p = 0; p < P; p++)
+    for (size_t q = 0; q < Q; q++) want[p * Q + q] = x.p[q * s + p];
+  holo_ukernel_transpose2d_x32__scalar((const uint32_t *)x.p, s, (uint32_t *)y.p, P, Q);
+  bguard(&y, ctx);
+  expect_same(y.p, want, P * Q, false, "transpose2d scalar vs reference", ctx);
+#if HAVE_SIMD
+  sentinel(&y);
+  holo_ukernel_transpose2d_x32__simd128((const uint32_t *)x.p, s, (uint32_t *)y.p, P, Q);
+  bguard(&y, ctx);
+  expect_same(y.p, want, P * Q, false, "transpose2d simd128 vs reference", ctx);
+#endif
+  free(want);
+  bfree(&x), bfree(&y);
+}
+
+static void test_transpose2d(void **st) {
+  (void)st;
+  unsigned c = 0;
+  for (size_t P = 1; P <= 13; P++)
+    for (size_t Q = 1; Q <= 13; Q++) {
+      transpose_case(P, Q, P, c++);
+      transpose_case(P, Q, P + 3, c++);
+    }
+  transpose_case(49, 96, 49, c++);
+}
+
 /* --------------------------------------------------------- exp, 4 lanes */
 
 #if HAVE_SIMD
@@ -651,6 +810,10 @@ int main(void) {
     cmocka_unit_test(test_maxpool),
     cmocka_unit_test(test_softmax),
     cmocka_unit_test(test_layernormsteps),
+    cmocka_unit_test(test_vbinary),
+    cmocka_unit_test(test_gavgpool),
+    cmocka_unit_test(test_reduce_runs),
+    cmocka_unit_test(test_transpose2d),
 #if HAVE_SIMD
     cmocka_unit_test(test_expf4),
 #endif
