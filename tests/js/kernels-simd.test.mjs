@@ -472,6 +472,32 @@ test('holo.LayerNormSteps: the unfused chain\'s bytes (ReduceMean, Sub, Pow, Red
   assert.throws(() => runOn(rtS, bad, [randf(10), randf(4)]), /Scale/);
 });
 
+test('merged broadcast walk, Reduce runs, LayerNormalization, Transpose tiles, GAP: simd == scalar bytes', () => {
+  // per-channel NCHW (squeeze-excite), channel bias, plane over channels, dims of 1
+  for (const sh of [[[2, 5, 3, 7], [2, 5, 1, 1]], [[1, 6, 9, 9], [6, 1, 1]], [[1, 3, 5, 5], [1, 1, 5, 5]], [[3, 1, 4, 1, 9], [1, 1, 4, 1, 1]]])
+    for (const op of ['Add', 'Sub', 'Mul', 'Div']) same(op, sh);
+  const X = randf(3 * 5 * 7 * 6, 4);
+  X[3] = NaN; X[40] = Infinity; X[41] = -Infinity; X[77] = -0;
+  for (const op of ['ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceSumSquare', 'ReduceL1', 'ReduceL2'])
+    for (const axes of [[3], [2, 3], [0], [1], [0, 1], [1, 2], [0, 2]]) {
+      const g = new GraphBuilder();
+      const x = g.input('x', DT.f32, [3, 5, 7, 6]);
+      const [y] = g.node(op, [x, g.constant('ax', DT.i64, [axes.length], BigInt64Array.from(axes.map(BigInt)))], { attrs: { keepdims: 0 } });
+      g.output(y);
+      const holo = writeHolo(g.toJSON());
+      const a = runOn(rtS, holo, [X]).out, b = runOn(rtR, holo, [X]).out;
+      assert.ok(bytesOf(a.data).equals(bytesOf(b.data)), `${op} axes ${axes}`);
+    }
+  for (const [xs, ss] of [[[5, 96], [96]], [[2, 3, 17], [17]], [[7, 4, 5], [4, 5]], [[6, 9], [1]]]) {
+    const n = numel(ss);
+    same('LayerNormalization', [xs, ss, ss], { axis: xs.length - ss.length });
+    same('LayerNormalization', [xs, ss], { axis: -ss.length }, {}, [randf(numel(xs), 3), randf(n)]);
+  }
+  for (const [xs, perm] of [[[1, 6, 7, 9], [0, 2, 3, 1]], [[1, 7, 9, 6], [0, 3, 1, 2]], [[13, 11], [1, 0]], [[2, 5, 1, 8], [3, 0, 2, 1]]])
+    same('Transpose', [xs], { perm });
+  for (const xs of [[1, 13, 7, 7], [2, 5, 3, 3], [1, 4, 1, 1]]) same('GlobalAveragePool', [xs]);
+});
+
 test('Slice with a unit last step copies runs: same bytes as the element walk (negative outer steps, offsets)', () => {
   const X = randf(4 * 6 * 10);
   const g = new GraphBuilder();
