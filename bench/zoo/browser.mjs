@@ -7,7 +7,7 @@
 // set per pair, median of per-pair ratios, a wall cap per model), hologram's
 // counters checked after every run. Chromium's default hologram variant (relaxed SIMD where
 // the engine has it) at 1 thread; simd128-threads at 2.
-//   node bench/zoo/browser.mjs [DIR] [--models a,b@17] [--ms 1000] [--cap-s 40] [--threads 1,2] [--json FILE]
+//   node bench/zoo/browser.mjs [DIR] [--models a,b@17] [--ms 1000] [--cap-s 40] [--threads 1,2] [--json FILE] [--holo-dir DIR/holo]
 // Without --models: the passing models of DIR/results.json.
 // Ends with chromium_zoo_ratio_geomean_<T>t=.. chromium_zoo_ratio_max_<T>t=..
 import fs from 'node:fs';
@@ -22,13 +22,15 @@ const capMs = Number(opt('--cap-s', '40')) * 1000;
 const threadList = opt('--threads', '1,2').split(',').map(Number);
 const list = (opt('--models', '') || '').split(',').filter(Boolean);
 const jsonOut = opt('--json', null);
+const holoDirOpt = opt('--holo-dir', null);
 const dir = path.resolve(args[0] ?? path.join(ROOT, 'build/zoo'));
+const holoDir = path.resolve(holoDirOpt ?? path.join(dir, 'holo'));
 let keys = list;
 if (!keys.length) {
   const res = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')).results;
   keys = res.filter((r) => r.status === 'pass').map((r) => r.key);
 }
-const entries = selectModels(loadManifest(dir), keys).filter((e) => fs.existsSync(path.join(dir, 'holo', `${e.key}.holo`)));
+const entries = selectModels(loadManifest(dir), keys).filter((e) => fs.existsSync(path.join(holoDir, `${e.key}.holo`)));
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>zoo: holo vs ort-web</title>
 <script type="module">
@@ -69,7 +71,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>zoo: holo vs ort-web</
 const server = await startServer({
   routes: { '/': ['text/html; charset=utf-8', PAGE] },
   mounts: [['/bindings-js/', path.join(ROOT, 'bindings-js')], ['/ort/', path.join(ROOT, 'node_modules/onnxruntime-web/dist')],
-    ['/zoo/', path.join(ROOT, 'bench/zoo')], ['/holo/', path.join(dir, 'holo')], ['/onnx/', dir]],
+    ['/zoo/', path.join(ROOT, 'bench/zoo')], ['/holo/', holoDir], ['/onnx/', dir]],
   headers: () => ISOLATION,
 });
 const browser = await launch(240_000 + 20 * budgetMs);

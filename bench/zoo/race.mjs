@@ -9,7 +9,7 @@
 // no memo hits, no elisions): a run that did not compute fails the race. One
 // run of each engine on the same inputs first: the outputs must agree
 // (<= 1e-3 relative; the check held hologram to 1e-4 of onnxruntime-node).
-//   node bench/zoo/race.mjs DIR KEY [--threads T] [--ms 1000] [--cap-s 40]   (one JSON line)
+//   node bench/zoo/race.mjs DIR KEY [--threads T] [--ms 1000] [--cap-s 40] [--holo-dir D] [--holo-sha256 H]   (one JSON line)
 //   node bench/zoo/race.mjs DIR KEY --mem holo|web                 (RSS growth of one engine)
 // Load time: rt.load(.holo) vs InferenceSession.create(onnx). Memory:
 // counters.peakResidentBytes, and in --mem children the process RSS growth
@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { init } from '../../bindings-js/index.js';
 import { loadManifest } from './manifest.mjs';
 import { Feeder } from './inputs.mjs';
@@ -28,11 +29,18 @@ const threads = Number(opt('--threads', '1'));
 const budgetMs = Number(opt('--ms', '1000'));
 const capMs = Number(opt('--cap-s', '40')) * 1000;
 const mem = opt('--mem', null);
+const sha = opt('--holo-sha256', null);
+const holoDirOpt = opt('--holo-dir', null);
 const [dir, key] = args;
 const entry = loadManifest(dir).find((e) => e.key === key);
 if (!entry) { console.error(`race.mjs: ${key} not in ${dir}/manifest.json`); process.exit(2); }
 const onnx = fs.readFileSync(path.join(dir, entry.file));
-const holo = fs.readFileSync(path.join(dir, 'holo', `${key}.holo`));
+const holoDir = holoDirOpt ?? path.join(dir, 'holo');
+const fail = (error) => { console.log(JSON.stringify({ key, threads, error })); process.exit(0); };
+let holo;
+try { holo = fs.readFileSync(path.join(holoDir, `${key}.holo`)); } catch (e) { fail(`no archive: ${e.message}`); }
+// the archive the check passed, not one another run left in a shared folder
+if (sha && createHash('sha256').update(holo).digest('hex') !== sha) fail(`${holoDir}/${key}.holo is not the archive the check passed (sha256 differs)`);
 const mib = (b) => +(b / 2 ** 20).toFixed(1);
 const feeder = new Feeder(entry.inputs, Date.now() >>> 0);
 
@@ -61,13 +69,17 @@ if (mem) {
 
 const rt = await holoInit();
 if (rt.threads !== threads) { console.log(JSON.stringify({ key, threads, error: `hologram: ${threads} threads unavailable: ${rt.threadsUnavailable}` })); process.exit(0); }
+// RSS growth per engine, in this process: hologram's over its load and
+// first run (weights are packed at the first execution), then ORT-web's over
+// its session and first run on top (a GC in between can only make ORT-web's
+// look smaller). The --mem children measure each engine alone (slower: two
+// more loads per model).
+const rss = () => process.memoryUsage().rss;
+const rss0 = rss();
 let t0 = performance.now();
-const s = rt.load(holo);
+let s, web;
+try { s = rt.load(holo); } catch (e) { fail(`hologram load: ${e.code ?? ''} ${String(e.message).split('\n')[0]}`); }
 const holoLoad = performance.now() - t0;
-t0 = performance.now();
-const web = await ort.InferenceSession.create(onnx, { executionProviders: ['wasm'] });
-const webLoad = performance.now() - t0;
-
 let perCall = null, bad = null;
 const holoRun = (xs) => {
   const c0 = s.counters;
@@ -88,11 +100,16 @@ const webRun = async (xs) => { const a = performance.now(); const o = await web.
 
 // Both engines on the same inputs before the race: the race times what the
 // check (vs onnxruntime-node) passed, so it must agree with ORT-web too.
+const xs0 = feeder.next();
+holoRun(xs0);
+const rss1 = rss();
+t0 = performance.now();
+try { web = await ort.InferenceSession.create(onnx, { executionProviders: ['wasm'] }); } catch (e) { fail(`ORT-web load: ${String(e.message).split('\n')[0]}`); }
+const webLoad = performance.now() - t0;
+await webRun(xs0);
+const rss2 = rss();
 let maxdiff = 0, maxout = 0;
 {
-  const xs = feeder.next();
-  holoRun(xs);
-  await webRun(xs);
   for (const name of web.outputNames) {
     const a = webRun.out[name].data, b = holoRun.out?.[name]?.data;
     if (!b || b.length !== a.length) { bad ??= `output ${name} differs in size from ORT-web's`; break; }
@@ -108,6 +125,7 @@ const row = bad ? { key, threads, error: bad } : {
   key, threads, variant: rt.variant, ...summarizeRace(r), dispatches_per_run: perCall, kernels: s.kernelCount,
   memo_hits: c.memoHits, elided: c.elided,
   holo_load_ms: +holoLoad.toFixed(1), ort_web_load_ms: +webLoad.toFixed(1), holo_peak_resident_mib: mib(c.peakResidentBytes),
+  rss_delta_mib: { holo: mib(rss1 - rss0), ort_web: mib(rss2 - rss1) },
   vs_ort_web_rel: +(maxdiff / (maxout || 1)).toExponential(2), loadavg: [+load0.toFixed(2), +os.loadavg()[0].toFixed(2)],
   ...(threads > 1 ? { worker_tasks: rt.poolStats?.workerTasks ?? 0 } : {}),
 };

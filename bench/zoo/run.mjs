@@ -7,17 +7,22 @@
 //      (message + covering issue) / error;
 //   2. speed, every passing model (bench/zoo/race.mjs, one child per model and
 //      thread count, both engines in that one process): hologram vs
-//      onnxruntime-web at 1 and 2 threads; load time; peak memory (RSS growth,
-//      a child per engine).
+//      onnxruntime-web at 1 and 2 threads; load time; peak memory (RSS growth
+//      per engine).
 // Prints the table and ends with
 //   zoo_pass=N/M zoo_wrong=K zoo_ratio_geomean_1t=.. zoo_ratio_max_1t=.. zoo_ratio_geomean_2t=.. zoo_ratio_max_2t=..
 // (M: models built; an export the torch exporter refused is listed, not counted).
 //   node bench/zoo/run.mjs [DIR] [--models a,b@17] [--no-speed] [--no-mem] [--ms 1000] [--cap-s 40]
-//       [--threads 1,2] [--timeout-s 1800] [--json FILE] [--merge] [--jobs 2]
+//       [--threads 1,2] [--timeout-s 1800] [--json FILE] [--merge] [--jobs 2] [--holo-dir DIR/holo]
+//       [--ref-cache DIR/ref-cache] [--mem-children]
 // --cap-s: the race's wall cap per model and thread count (bench/zoo/timing.mjs);
 // --merge: keep the rows of FILE for the models not run this time (a subset
 // re-run updates the full table instead of replacing it); --jobs: checks run
-// at once (phase 1; the races of phase 2 run one at a time).
+// at once (phase 1; the races of phase 2 run one at a time); --holo-dir: where
+// the checks write the archives the races load (each race checks the digest);
+// --ref-cache: onnxruntime-node's outputs per model (bench/zoo/check.mjs);
+// --mem-children: RSS growth of each engine alone, in a child of its own (two
+// more loads per model; by default the race child's per-engine RSS growth).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -32,15 +37,20 @@ const opt = (k, d) => { const i = args.indexOf(k); if (i < 0) return d; const v 
 const flag = (k) => { const i = args.indexOf(k); if (i < 0) return false; args.splice(i, 1); return true; };
 const list = (opt('--models', process.env.ZOO ?? '') || '').split(',').map((s) => s.trim()).filter(Boolean);
 const noSpeed = flag('--no-speed');
-const noMem = flag('--no-mem');
+const memChildren = flag('--mem-children');
+flag('--no-mem'); // the old flag: memory now comes from the race child itself
 const budgetMs = opt('--ms', '1000');
 const capS = opt('--cap-s', '40');
 const merge = flag('--merge');
 const jobs = Number(opt('--jobs', '2'));
+const holoDirOpt = opt('--holo-dir', null);
+const refCacheOpt = opt('--ref-cache', null);
 const threadList = opt('--threads', '1,2').split(',').map(Number);
 const timeoutMs = Number(opt('--timeout-s', '1800')) * 1000;
 const dir = path.resolve(args[0] ?? 'build/zoo');
 const jsonOut = opt('--json', path.join(dir, 'results.json'));
+const holoDir = path.resolve(holoDirOpt ?? path.join(dir, 'holo'));
+const refCache = path.resolve(refCacheOpt ?? path.join(dir, 'ref-cache'));
 
 /** Runs a zoo script in a child; resolves to its last JSON stdout line, or { error }. */
 function child(script, argv, { gc = false } = {}) {
@@ -88,7 +98,7 @@ async function worker() {
     let row;
     if (e.error) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'unbuilt', message: e.error };
     else {
-      row = await child('check.mjs', [dir, e.key, '--holo-out', path.join(dir, 'holo')]);
+      row = await child('check.mjs', [dir, e.key, '--holo-out', holoDir, '--ref-cache', refCache]);
       if (row.error && !row.status) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'error', message: row.error };
     }
     row.check_s = +((performance.now() - t0) / 1000).toFixed(1);
@@ -109,9 +119,10 @@ if (!noSpeed) {
     if (row?.status !== 'pass') continue;
     const ts = performance.now();
     row.speed = {};
-    for (const T of threadList) row.speed[T] = await child('race.mjs', [dir, e.key, '--threads', String(T), '--ms', budgetMs, '--cap-s', capS]);
-    if (!noMem) {
-      const m = (engine) => child('race.mjs', [dir, e.key, '--mem', engine], { gc: true }).then((x) => +((x.rss_delta ?? NaN) / 2 ** 20).toFixed(1));
+    for (const T of threadList) row.speed[T] = await child('race.mjs', [dir, e.key, '--threads', String(T), '--ms', budgetMs, '--cap-s', capS, '--holo-dir', holoDir, '--holo-sha256', row.holo_sha256]);
+    row.rss_delta_mib = row.speed[threadList[0]]?.rss_delta_mib;
+    if (memChildren) {
+      const m = (engine) => child('race.mjs', [dir, e.key, '--mem', engine, '--holo-dir', holoDir, '--holo-sha256', row.holo_sha256], { gc: true }).then((x) => +((x.rss_delta ?? NaN) / 2 ** 20).toFixed(1));
       const [holo, web] = await Promise.all([m('holo'), m('web')]);
       row.rss_delta_mib = { holo, ort_web: web };
     }

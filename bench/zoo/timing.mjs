@@ -60,7 +60,7 @@ export async function race({ holoRun, webRun, next, threads = 1, budgetMs = 1000
   const minRuns = est > 300 ? 5 : 10;
   const minPairs = threads > 1 ? 5 : minRuns;
   let blk = 1, skip = 0;
-  if (threads > 1) { blk = est > 300 ? 2 : Math.min(200, Math.max(4, Math.ceil(40 / Math.max(est, 0.01)))); skip = est > 100 ? 0 : 1; }
+  if (threads > 1) { blk = est > 1000 ? 1 : est > 300 ? 2 : Math.min(200, Math.max(4, Math.ceil(40 / Math.max(est, 0.01)))); skip = est > 100 ? 0 : 1; }
   const th = [], tw = [], ratios = [];
   const tStart = now();
   let capped = false;
