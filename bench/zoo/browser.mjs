@@ -7,7 +7,7 @@
 // set per pair, median of per-pair ratios, a wall cap per model), hologram's
 // counters checked after every run. Chromium's default hologram variant (relaxed SIMD where
 // the engine has it) at 1 thread; simd128-threads at 2.
-//   node bench/zoo/browser.mjs [DIR] [--models a,b@17] [--ms 1000] [--cap-s 40] [--threads 1,2] [--json FILE] [--holo-dir DIR/holo]
+//   node bench/zoo/browser.mjs [DIR] [--models a,b@17] [--ms 500] [--cap-s 10] [--threads 1,2] [--json FILE] [--holo-dir DIR/holo]
 // Without --models: the passing models of DIR/results.json.
 // Ends with chromium_zoo_ratio_geomean_<T>t=.. chromium_zoo_ratio_max_<T>t=..
 import fs from 'node:fs';
@@ -17,8 +17,8 @@ import { loadManifest, selectModels } from './manifest.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); if (i < 0) return d; const v = args[i + 1]; args.splice(i, 2); return v; };
-const budgetMs = Number(opt('--ms', '1000'));
-const capMs = Number(opt('--cap-s', '40')) * 1000;
+const budgetMs = Number(opt('--ms', '500'));
+const capMs = Number(opt('--cap-s', '10')) * 1000;
 const threadList = opt('--threads', '1,2').split(',').map(Number);
 const list = (opt('--models', '') || '').split(',').filter(Boolean);
 const jsonOut = opt('--json', null);

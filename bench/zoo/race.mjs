@@ -9,7 +9,7 @@
 // no memo hits, no elisions): a run that did not compute fails the race. One
 // run of each engine on the same inputs first: the outputs must agree
 // (<= 1e-3 relative; the check held hologram to 1e-4 of onnxruntime-node).
-//   node bench/zoo/race.mjs DIR KEY [--threads T] [--ms 1000] [--cap-s 40] [--holo-dir D] [--holo-sha256 H]   (one JSON line)
+//   node bench/zoo/race.mjs DIR KEY [--threads T] [--ms 500] [--cap-s 10] [--holo-dir D] [--holo-sha256 H]   (one JSON line)
 //   node bench/zoo/race.mjs DIR KEY --mem holo|web                 (RSS growth of one engine)
 // Load time: rt.load(.holo) vs InferenceSession.create(onnx). Memory:
 // counters.peakResidentBytes, and in --mem children the process RSS growth
@@ -26,8 +26,8 @@ import { race, summarizeRace } from './timing.mjs';
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); if (i < 0) return d; const v = args[i + 1]; args.splice(i, 2); return v; };
 const threads = Number(opt('--threads', '1'));
-const budgetMs = Number(opt('--ms', '1000'));
-const capMs = Number(opt('--cap-s', '40')) * 1000;
+const budgetMs = Number(opt('--ms', '500'));
+const capMs = Number(opt('--cap-s', '10')) * 1000;
 const mem = opt('--mem', null);
 const sha = opt('--holo-sha256', null);
 const holoDirOpt = opt('--holo-dir', null);

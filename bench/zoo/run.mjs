@@ -12,9 +12,9 @@
 // Prints the table and ends with
 //   zoo_pass=N/M zoo_wrong=K zoo_ratio_geomean_1t=.. zoo_ratio_max_1t=.. zoo_ratio_geomean_2t=.. zoo_ratio_max_2t=..
 // (M: models built; an export the torch exporter refused is listed, not counted).
-//   node bench/zoo/run.mjs [DIR] [--models a,b@17] [--no-speed] [--no-mem] [--ms 1000] [--cap-s 40]
+//   node bench/zoo/run.mjs [DIR] [--models a,b@17] [--no-speed] [--ms 500] [--cap-s 10]
 //       [--threads 1,2] [--timeout-s 1800] [--json FILE] [--merge] [--jobs 2] [--holo-dir DIR/holo]
-//       [--ref-cache DIR/ref-cache] [--mem-children]
+//       [--ref-cache DIR/ref-cache] [--mem-children] [--pipeline]
 // --cap-s: the race's wall cap per model and thread count (bench/zoo/timing.mjs);
 // --merge: keep the rows of FILE for the models not run this time (a subset
 // re-run updates the full table instead of replacing it); --jobs: checks run
@@ -22,7 +22,8 @@
 // the checks write the archives the races load (each race checks the digest);
 // --ref-cache: onnxruntime-node's outputs per model (bench/zoo/check.mjs);
 // --mem-children: RSS growth of each engine alone, in a child of its own (two
-// more loads per model; by default the race child's per-engine RSS growth).
+// more loads per model; by default the race child's per-engine RSS growth);
+// --pipeline: race each model as soon as its check passes, beside the other checks.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -39,10 +40,11 @@ const list = (opt('--models', process.env.ZOO ?? '') || '').split(',').map((s) =
 const noSpeed = flag('--no-speed');
 const memChildren = flag('--mem-children');
 flag('--no-mem'); // the old flag: memory now comes from the race child itself
-const budgetMs = opt('--ms', '1000');
-const capS = opt('--cap-s', '40');
+const budgetMs = opt('--ms', '500');
+const capS = opt('--cap-s', '10');
 const merge = flag('--merge');
 const jobs = Number(opt('--jobs', '2'));
+const pipeline = flag('--pipeline');
 const holoDirOpt = opt('--holo-dir', null);
 const refCacheOpt = opt('--ref-cache', null);
 const threadList = opt('--threads', '1,2').split(',').map(Number);
@@ -85,7 +87,37 @@ const all = () => [...kept, ...results].sort((a, b) => (order.get(a.key) ?? 1e9)
 const started = new Date().toISOString();
 let speedS = 0, checkS = 0;
 const save = () => fs.writeFileSync(jsonOut, JSON.stringify({ when: new Date().toISOString(), started, check_s: +checkS.toFixed(1), speed_s: +speedS.toFixed(1),
-  loadavg: os.loadavg().map((x) => +x.toFixed(2)), args: { budgetMs: Number(budgetMs), capS: Number(capS), threads: threadList, jobs }, results: all() }, null, 1));
+  loadavg: os.loadavg().map((x) => +x.toFixed(2)), args: { budgetMs: Number(budgetMs), capS: Number(capS), threads: threadList, jobs, pipeline }, results: all() }, null, 1));
+
+// The races: one at a time; after all the checks (phase 2), or with
+// --pipeline as each check passes, beside the remaining checks (on a box
+// already loaded by others this costs the races a share of CPU, recorded in
+// each row's load average, and saves the check phase's wall time).
+async function raceOne(e, row) {
+  const ts = performance.now();
+  row.speed = {};
+  for (const T of threadList) row.speed[T] = await child('race.mjs', [dir, e.key, '--threads', String(T), '--ms', budgetMs, '--cap-s', capS, '--holo-dir', holoDir, '--holo-sha256', row.holo_sha256]);
+  row.rss_delta_mib = row.speed[threadList[0]]?.rss_delta_mib;
+  if (memChildren) {
+    const m = (engine) => child('race.mjs', [dir, e.key, '--mem', engine, '--holo-dir', holoDir, '--holo-sha256', row.holo_sha256], { gc: true }).then((x) => +((x.rss_delta ?? NaN) / 2 ** 20).toFixed(1));
+    const [holo, web] = await Promise.all([m('holo'), m('web')]);
+    row.rss_delta_mib = { holo, ort_web: web };
+  }
+  row.speed_s = +((performance.now() - ts) / 1000).toFixed(1);
+  if (pipeline) row.raced_beside_checks = checksLeft > 0;
+  speedS += row.speed_s;
+  console.log(JSON.stringify({ key: e.key, speed: row.speed, rss_delta_mib: row.rss_delta_mib, speed_s: row.speed_s }));
+  save();
+}
+const raceQ = [];
+let wake = null, checksLeft = entries.length;
+async function raceWorker() {
+  for (;;) {
+    if (raceQ.length) { await raceOne(...raceQ.shift()); continue; }
+    if (checksLeft === 0) return;
+    await new Promise((r) => { wake = r; });
+  }
+}
 
 // Phase 1, the checks: nothing in them is timed against a peer, so `--jobs`
 // of them run at once (one child each: a crash or a runaway costs one row).
@@ -105,34 +137,18 @@ async function worker() {
     rows.set(e.key, row);
     results.push(row);
     console.log(JSON.stringify(row));
+    checksLeft--;
+    if (pipeline && !noSpeed && row.status === 'pass') raceQ.push([e, row]);
+    if (wake) { const w = wake; wake = null; w(); }
     save();
   }
 }
+const racing = pipeline && !noSpeed ? raceWorker() : null;
 await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
 checkS = (performance.now() - t1) / 1000;
-
-// Phase 2, the races: one at a time, nothing else of ours running. The two
-// memory children (RSS is not timed) run side by side.
-if (!noSpeed) {
-  for (const e of entries) {
-    const row = rows.get(e.key);
-    if (row?.status !== 'pass') continue;
-    const ts = performance.now();
-    row.speed = {};
-    for (const T of threadList) row.speed[T] = await child('race.mjs', [dir, e.key, '--threads', String(T), '--ms', budgetMs, '--cap-s', capS, '--holo-dir', holoDir, '--holo-sha256', row.holo_sha256]);
-    row.rss_delta_mib = row.speed[threadList[0]]?.rss_delta_mib;
-    if (memChildren) {
-      const m = (engine) => child('race.mjs', [dir, e.key, '--mem', engine, '--holo-dir', holoDir, '--holo-sha256', row.holo_sha256], { gc: true }).then((x) => +((x.rss_delta ?? NaN) / 2 ** 20).toFixed(1));
-      const [holo, web] = await Promise.all([m('holo'), m('web')]);
-      row.rss_delta_mib = { holo, ort_web: web };
-    }
-    row.speed_s = +((performance.now() - ts) / 1000).toFixed(1);
-    speedS += row.speed_s;
-    console.log(JSON.stringify({ key: e.key, speed: row.speed, rss_delta_mib: row.rss_delta_mib, speed_s: row.speed_s }));
-    save();
-  }
-}
+if (racing) await racing;
+else if (!noSpeed) for (const e of entries) if (rows.get(e.key)?.status === 'pass') await raceOne(e, rows.get(e.key));
 save();
-console.log(`zoo: this run ${((Date.now() - Date.parse(started)) / 60000).toFixed(1)} min: checks ${(checkS / 60).toFixed(1)} min (${jobs} at a time), races ${(speedS / 60).toFixed(1)} min`);
+console.log(`zoo: this run ${((Date.now() - Date.parse(started)) / 60000).toFixed(1)} min: checks ${(checkS / 60).toFixed(1)} min (${jobs} at a time), races ${(speedS / 60).toFixed(1)} min${pipeline ? ' (pipelined: races beside the checks)' : ''}`);
 printReport(all(), threadList, { speed: !noSpeed, manifest: loadManifest(dir) });
 process.exit(0);
