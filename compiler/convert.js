@@ -42,6 +42,7 @@ import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
 import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
+import { fuseSilu, fuseActivation } from './rewrites/fuse-activation.js';
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 
@@ -213,6 +214,8 @@ function rewrite(ir, opts, fold) {
     fuseMatMulBias(ir);
     fuseRelu(ir);
     fuseClip(ir);
+    fuseSilu(ir);
+    fuseActivation(ir);
     removeDeadNodes(ir);
   }
 }

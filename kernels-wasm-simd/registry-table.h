@@ -70,8 +70,10 @@
     /* ---- Activations and other elementwise f32 functions ---- */
     {.op = "Relu", .identity = "Relu/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_relu_infer, .run = holo_k_relu_run},
-    {.op = "Sigmoid", .identity = "Sigmoid/f32/scalar/1", .dtypes = "f32",
+    {.op = "Sigmoid", .identity = "Sigmoid/f32/scalar/2", .dtypes = "f32",
      .infer = holo_k_sigmoid_infer, .run = holo_k_sigmoid_run},
+    {.op = "holo.SiLU", .identity = "holo.SiLU/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_silu_infer, .run = holo_k_silu_run},
     {.op = "Tanh", .identity = "Tanh/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_tanh_infer, .run = holo_k_tanh_run},
     {.op = "Neg", .identity = "Neg/f32/scalar/1", .dtypes = "f32",

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "common/fp-contract.h"
+#include "microkernels/vunary.h"
 
 /* Columns per packed panel: the register tile's width. */
 #define HOLO_GEMM_NR 8
@@ -79,6 +80,12 @@ typedef struct holo_gemm {
    * compares on the epilogue's value, so NaN passes and -0 stays -0 */
   bool lo_on, hi_on;
   float lo, hi;
+  /* a fused elementwise activation (holo_activation Sigmoid, holo.SiLU,
+   * HardSwish, ...; operators/products.h): 0 none, else 1 + the unary
+   * operator's row. The cores ignore it: holo_gemm_f32_par runs that
+   * operator's own microkernel over each block after the core. */
+  int act;
+  holo_vunary_params act_p;
 } holo_gemm;
 
 void holo_gemm_f32__scalar(const holo_gemm *g);

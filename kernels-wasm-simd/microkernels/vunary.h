@@ -1,7 +1,7 @@
 /* Elementwise f32 microkernels over n contiguous elements (operators/
  * unary.c): y[i] = f(x[i]).
  *
- * Relu, Sigmoid and Tanh have a microkernel each (vrelu-f32-scalar.c,
+ * Relu, Sigmoid (with SiLU) and Tanh have a microkernel each (vrelu-f32-scalar.c,
  * vsigmoid-f32-scalar.c, vtanh-f32-scalar.c): a SIMD variant of one of them
  * is one more file beside the scalar one, plus its line in the build's
  * choice below and a case in tests/c/test_microkernels.c; it must give the
@@ -17,15 +17,31 @@
 
 /* y = x < 0 ? 0 : x (NaN and -0 pass through). */
 void holo_ukernel_vrelu_f32__scalar(size_t n, const float *x, float *y);
-/* holo_sigmoidf, holo_tanhf (math/mathlib.h). */
+/* Sigmoid and SiLU (x * sigmoid(x)) on the f32 exponential of math/
+ * vsigmoidf.h (vsigmoid-f32-scalar.c, vsigmoid-f32-simd128.c: the same
+ * bytes; docs/kernels.md "Activations"). */
 void holo_ukernel_vsigmoid_f32__scalar(size_t n, const float *x, float *y);
+void holo_ukernel_vsilu_f32__scalar(size_t n, const float *x, float *y);
+#ifdef __wasm_simd128__
+void holo_ukernel_vsigmoid_f32__simd128(size_t n, const float *x, float *y);
+void holo_ukernel_vsilu_f32__simd128(size_t n, const float *x, float *y);
+#endif
+/* holo_tanhf (math/mathlib.h). */
 void holo_ukernel_vtanh_f32__scalar(size_t n, const float *x, float *y);
 
 /* The build's variants. */
 static inline void holo_vrelu_f32(size_t n, const float *x, float *y) { holo_ukernel_vrelu_f32__scalar(n, x, y); }
+#ifdef __wasm_simd128__
+static inline void holo_vsigmoid_f32(size_t n, const float *x, float *y) {
+  holo_ukernel_vsigmoid_f32__simd128(n, x, y);
+}
+static inline void holo_vsilu_f32(size_t n, const float *x, float *y) { holo_ukernel_vsilu_f32__simd128(n, x, y); }
+#else
 static inline void holo_vsigmoid_f32(size_t n, const float *x, float *y) {
   holo_ukernel_vsigmoid_f32__scalar(n, x, y);
 }
+static inline void holo_vsilu_f32(size_t n, const float *x, float *y) { holo_ukernel_vsilu_f32__scalar(n, x, y); }
+#endif
 static inline void holo_vtanh_f32(size_t n, const float *x, float *y) { holo_ukernel_vtanh_f32__scalar(n, x, y); }
 
 enum {

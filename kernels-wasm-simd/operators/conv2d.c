@@ -152,13 +152,16 @@ static void dw_task(void *arg, uint32_t t) {
   const dw_job *J = arg;
   size_t nc = J->g->N * J->g->C, c0 = (size_t)t * J->per, c1 = c0 + J->per > nc ? nc : c0 + J->per;
   float *ws = J->ws + (J->shared_slot ? 0 : (size_t)t * J->slot);
+  size_t plane = (size_t)(J->g->w.out[0] * J->g->w.out[1]);
 #ifdef __wasm_simd128__
   if (dw_plane(J->g)) {
     holo_dwconv2d_f32_plane(&J->g->w, J->g->C, J->X, J->Wt, J->B, J->Y, J->epi, ws, c0, c1);
+    holo_gemm_act_apply(J->epi, J->Y + c0 * plane, (c1 - c0) * plane);
     return;
   }
 #endif
   holo_dwconv2d_f32_rows(&J->g->w, J->g->C, J->X, J->Wt, J->B, J->Y, J->epi, ws, c0, c1);
+  holo_gemm_act_apply(J->epi, J->Y + c0 * plane, (c1 - c0) * plane);
 }
 
 static bool conv_direct_1x1(const conv_geom *g);
@@ -311,11 +314,14 @@ static void conv_chunk(const conv_job *J, size_t idx, float *col, holo_gemm_para
   q.hi_on = J->act->hi_on;
   q.lo = J->act->lo;
   q.hi = J->act->hi;
+  q.act = J->act->act;
+  q.act_p = J->act->act_p;
   if (K == 0) {
     /* no taps: every output is the empty sum +0, then the epilogue */
     for (size_t i = 0; i < q.M; i++)
       for (size_t j = 0; j < pc; j++)
         q.C[i * q.ldc + j] = holo_gemm_epi(&q, i, j, 0.0f);
+    holo_gemm_act_block(&q);
     return;
   }
   if (J->direct) {

@@ -53,6 +53,7 @@ static void gemm_task(void *arg, uint32_t t) {
     if (q.bias) q.bias += a * q.bcs;
   }
   holo_gemm_f32(&q);
+  holo_gemm_act_block(&q); /* the block just written, while it is in cache */
 }
 
 void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx) {
@@ -73,6 +74,7 @@ void holo_gemm_f32_par(const holo_gemm *g, holo_gemm_parallel_for pf, void *pctx
   }
   if (!T.step) {
     holo_gemm_f32(g);
+    holo_gemm_act_block(g);
     return;
   }
   size_t n = ((T.by_rows ? M : N) + T.step - 1) / T.step;

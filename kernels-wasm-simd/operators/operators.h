@@ -31,7 +31,8 @@ HOLO_K_OPERATOR(greaterorequal)
 /* logic and select (logical.c, where.c) */
 HOLO_K_OPERATOR(and) HOLO_K_OPERATOR(or) HOLO_K_OPERATOR(xor) HOLO_K_OPERATOR(not) HOLO_K_OPERATOR(where)
 /* activations and other elementwise functions (unary.c, prelu.c, clip.c) */
-HOLO_K_OPERATOR(relu) HOLO_K_OPERATOR(sigmoid) HOLO_K_OPERATOR(tanh) HOLO_K_OPERATOR(neg) HOLO_K_OPERATOR(abs)
+HOLO_K_OPERATOR(relu) HOLO_K_OPERATOR(sigmoid) HOLO_K_OPERATOR(silu) HOLO_K_OPERATOR(tanh)
+HOLO_K_OPERATOR(neg) HOLO_K_OPERATOR(abs)
 HOLO_K_OPERATOR(exp) HOLO_K_OPERATOR(log) HOLO_K_OPERATOR(sqrt) HOLO_K_OPERATOR(reciprocal)
 HOLO_K_OPERATOR(floor) HOLO_K_OPERATOR(ceil) HOLO_K_OPERATOR(round) HOLO_K_OPERATOR(sign) HOLO_K_OPERATOR(erf)
 HOLO_K_OPERATOR(sin) HOLO_K_OPERATOR(cos) HOLO_K_OPERATOR(tan) HOLO_K_OPERATOR(softplus)

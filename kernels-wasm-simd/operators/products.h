@@ -12,9 +12,25 @@
 /* The fused epilogue activation of Gemm, Conv, MatMul and holo.MatMulPacked
  * (docs/kernels.md): attribute holo_activation = "Relu", or "Clip" with
  * optional FLOAT attributes holo_clip_min / holo_clip_max (an absent bound
- * does not clip, as in Clip). Sets g->relu / lo_on / lo / hi_on / hi; any
- * other value fails UNSUPPORTED naming op (gemm-epilogue.c). */
+ * does not clip, as in Clip): g->relu / lo_on / lo / hi_on / hi, in the
+ * core's epilogue. Or one of the elementwise activations "Sigmoid",
+ * "holo.SiLU", "HardSwish", "HardSigmoid", "Gelu", "Tanh", whose
+ * attributes are holo_activation_<name> (holo_activation_alpha, _beta,
+ * _approximate): g->act / act_p, that operator's own kernel run over the
+ * core's results (holo_gemm_act_apply), so the fused node's bytes are the
+ * pair's. Any other value fails UNSUPPORTED naming op (gemm-epilogue.c). */
 holo_status holo_k_gemm_act(holo_kernel_call *c, const char *op, holo_gemm *g);
+/* g->act over n contiguous results at y, in place (nothing when g->act is 0). */
+void holo_gemm_act_apply(const holo_gemm *g, float *y, size_t n);
+/* g->act over the M x N block of g->C (row stride ldc). */
+void holo_gemm_act_block(const holo_gemm *g);
+
+/* The unary operators' table (unary.c), which the fused activations share:
+ * the row of op (-1: none), its attributes read as `prefix` + name, and its
+ * kernel over n elements (in place allowed). */
+int holo_k_unary_row(const char *op);
+holo_status holo_k_unary_attrs(holo_kernel_call *c, int row, const char *prefix, holo_vunary_params *p);
+void holo_k_unary_apply(int row, const holo_vunary_params *p, size_t n, const float *x, float *y);
 
 /* The backend's threading hook (holo_kernel_call.parallel_for). */
 typedef void (*holo_gemm_parallel_for)(void *pctx, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);

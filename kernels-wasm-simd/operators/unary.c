@@ -2,7 +2,8 @@
  * Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round (ties to even), Sign,
  * Erf, Sin, Cos, Tan, Softplus, Softsign, HardSwish, LeakyRelu (alpha), Elu
  * (alpha), Selu (alpha, gamma), HardSigmoid (alpha, beta), Celu (alpha),
- * ThresholdedRelu (alpha), Gelu (approximate "none" | "tanh"): validation
+ * ThresholdedRelu (alpha), Gelu (approximate "none" | "tanh"), holo.SiLU
+ * (x * Sigmoid(x), the converter's fusion of that pair): validation
  * and attributes here, the loops in microkernels/vunary.h. NaN propagates.
  * Attribute defaults are the ONNX ones, but the converter writes every
  * attribute out. */
@@ -10,10 +11,11 @@
 #include "common/shape.h"
 #include "microkernels/vunary.h"
 #include "operators/operators.h"
+#include "operators/products.h"
 
-enum { U_RELU = -3, U_SIGMOID = -2, U_TANH = -1 };
+enum { U_SILU = -4, U_RELU = -3, U_SIGMOID = -2, U_TANH = -1 };
 
-/* Index: the vunary.h op (>= 0), or one of the three with a microkernel of its own. */
+/* Index: the vunary.h op (>= 0), or one of the four with a microkernel of its own. */
 static const struct {
   const char *name;
   int op;
@@ -45,13 +47,26 @@ static const struct {
     {"Relu", U_RELU},
     {"Sigmoid", U_SIGMOID},
     {"Tanh", U_TANH},
+    {"holo.SiLU", U_SILU},
 };
 /* the first 24 rows are in vunary.h's order: row i is op i */
-enum { I_RELU = HOLO_VUNARY_GELU + 1, I_SIGMOID, I_TANH };
-_Static_assert(sizeof u_ops / sizeof u_ops[0] == I_TANH + 1, "one row per op");
+enum { I_RELU = HOLO_VUNARY_GELU + 1, I_SIGMOID, I_TANH, I_SILU };
+_Static_assert(sizeof u_ops / sizeof u_ops[0] == I_SILU + 1, "one row per op");
 
-static holo_status float_attr(holo_kernel_call *c, const char *op, const char *name, float dflt,
+/* `prefix` + `name`: the op's own attribute (prefix "") or a fused one's
+ * (prefix "holo_activation_", gemm-epilogue.c). */
+static const char *attr_name(char *buf, size_t cap, const char *prefix, const char *name) {
+  size_t n = 0;
+  for (const char *s = prefix; *s && n + 1 < cap; s++) buf[n++] = *s;
+  for (const char *s = name; *s && n + 1 < cap; s++) buf[n++] = *s;
+  buf[n] = 0;
+  return buf;
+}
+
+static holo_status float_attr(holo_kernel_call *c, const char *op, const char *prefix, const char *name, float dflt,
                               double *out) {
+  char buf[48];
+  name = attr_name(buf, sizeof buf, prefix, name);
   const holo_attr *a = holo_attr_find(c, name);
   if (a && (a->type != HOLO_ATTR_FLOAT || a->count != 1))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: attribute %s must be a float", op, name);
@@ -62,31 +77,33 @@ static holo_status float_attr(holo_kernel_call *c, const char *op, const char *n
   return HOLO_OK;
 }
 
-static holo_status u_params(holo_kernel_call *c, int i, holo_vunary_params *p) {
+holo_status holo_k_unary_attrs(holo_kernel_call *c, int i, const char *prefix, holo_vunary_params *p) {
   const char *name = u_ops[i].name;
   const int op = u_ops[i].op;
   holo_status st = HOLO_OK;
   p->alpha = p->beta = p->gamma = 0;
   p->tanh_approx = false;
   switch (op) {
-  case HOLO_VUNARY_LEAKYRELU: st = float_attr(c, name, "alpha", 0.01f, &p->alpha); break;
+  case HOLO_VUNARY_LEAKYRELU: st = float_attr(c, name, prefix, "alpha", 0.01f, &p->alpha); break;
   case HOLO_VUNARY_ELU:
   case HOLO_VUNARY_CELU:
-  case HOLO_VUNARY_THRELU: st = float_attr(c, name, "alpha", 1.0f, &p->alpha); break;
+  case HOLO_VUNARY_THRELU: st = float_attr(c, name, prefix, "alpha", 1.0f, &p->alpha); break;
   case HOLO_VUNARY_SELU:
-    if ((st = float_attr(c, name, "alpha", 1.67326319217681884765625f, &p->alpha))) break;
-    st = float_attr(c, name, "gamma", 1.05070102214813232421875f, &p->gamma);
+    if ((st = float_attr(c, name, prefix, "alpha", 1.67326319217681884765625f, &p->alpha))) break;
+    st = float_attr(c, name, prefix, "gamma", 1.05070102214813232421875f, &p->gamma);
     break;
   case HOLO_VUNARY_HARDSIGMOID:
-    if ((st = float_attr(c, name, "alpha", 0.2f, &p->alpha))) break;
-    st = float_attr(c, name, "beta", 0.5f, &p->beta);
+    if ((st = float_attr(c, name, prefix, "alpha", 0.2f, &p->alpha))) break;
+    st = float_attr(c, name, prefix, "beta", 0.5f, &p->beta);
     break;
   case HOLO_VUNARY_GELU: {
-    const holo_attr *a = holo_attr_find(c, "approximate");
-    if (!a || holo_attr_string_is(c, "approximate", "none")) break;
-    if (holo_attr_string_is(c, "approximate", "tanh")) p->tanh_approx = true;
+    char buf[48];
+    const char *an = attr_name(buf, sizeof buf, prefix, "approximate");
+    const holo_attr *a = holo_attr_find(c, an);
+    if (!a || holo_attr_string_is(c, an, "none")) break;
+    if (holo_attr_string_is(c, an, "tanh")) p->tanh_approx = true;
     else
-      return holo_k_fail(c, HOLO_ERR_KERNEL, "Gelu: approximate must be \"none\" or \"tanh\"");
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "Gelu: %s must be \"none\" or \"tanh\"", an);
     break;
   }
   default: break;
@@ -96,29 +113,41 @@ static holo_status u_params(holo_kernel_call *c, int i, holo_vunary_params *p) {
   return st;
 }
 
+int holo_k_unary_row(const char *op) {
+  for (int i = 0; i < (int)(sizeof u_ops / sizeof u_ops[0]); i++) {
+    const char *a = u_ops[i].name, *b = op;
+    while (*a && *a == *b) a++, b++;
+    if (!*a && !*b) return i;
+  }
+  return -1;
+}
+
+void holo_k_unary_apply(int i, const holo_vunary_params *p, size_t n, const float *x, float *y) {
+  switch (u_ops[i].op) {
+  case U_RELU: holo_vrelu_f32(n, x, y); break;
+  case U_SIGMOID: holo_vsigmoid_f32(n, x, y); break;
+  case U_TANH: holo_vtanh_f32(n, x, y); break;
+  case U_SILU: holo_vsilu_f32(n, x, y); break;
+  default: holo_ukernel_vunary_f32__scalar(u_ops[i].op, p, n, x, y); break;
+  }
+}
+
 static holo_status u_infer(holo_kernel_call *c, int i) {
   const char *name = u_ops[i].name;
   holo_status st;
   holo_vunary_params p;
   if ((st = holo_k_infer_begin(c, name, 1, 1, 1))) return st;
   if ((st = holo_k_check_input(c, name, 0, HOLO_DT_F32))) return st;
-  if ((st = u_params(c, i, &p))) return st;
+  if ((st = holo_k_unary_attrs(c, i, "", &p))) return st;
   const holo_tensor *x = &c->inputs[0];
   return holo_k_set_output(c, name, 0, HOLO_DT_F32, x->rank, x->shape);
 }
 
 static holo_status u_run(holo_kernel_call *c, int i) {
   holo_vunary_params p;
-  if (u_params(c, i, &p)) return HOLO_ERR_KERNEL;
-  const float *x = c->inputs[0].data;
-  float *y = c->outputs[0].data;
-  size_t n = holo_k_prod(c->inputs[0].shape, 0, c->inputs[0].rank);
-  switch (u_ops[i].op) {
-  case U_RELU: holo_vrelu_f32(n, x, y); break;
-  case U_SIGMOID: holo_vsigmoid_f32(n, x, y); break;
-  case U_TANH: holo_vtanh_f32(n, x, y); break;
-  default: holo_ukernel_vunary_f32__scalar(u_ops[i].op, &p, n, x, y); break;
-  }
+  if (holo_k_unary_attrs(c, i, "", &p)) return HOLO_ERR_KERNEL;
+  holo_k_unary_apply(i, &p, holo_k_prod(c->inputs[0].shape, 0, c->inputs[0].rank), c->inputs[0].data,
+                     c->outputs[0].data);
   return HOLO_OK;
 }
 
@@ -133,4 +162,4 @@ DEF(cos, HOLO_VUNARY_COS) DEF(tan, HOLO_VUNARY_TAN) DEF(softplus, HOLO_VUNARY_SO
 DEF(softsign, HOLO_VUNARY_SOFTSIGN) DEF(hardswish, HOLO_VUNARY_HARDSWISH) DEF(leakyrelu, HOLO_VUNARY_LEAKYRELU)
 DEF(elu, HOLO_VUNARY_ELU) DEF(selu, HOLO_VUNARY_SELU) DEF(hardsigmoid, HOLO_VUNARY_HARDSIGMOID)
 DEF(celu, HOLO_VUNARY_CELU) DEF(thresholdedrelu, HOLO_VUNARY_THRELU) DEF(gelu, HOLO_VUNARY_GELU)
-DEF(relu, I_RELU) DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH)
+DEF(relu, I_RELU) DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH) DEF(silu, I_SILU)

@@ -1,0 +1,115 @@
+// The activation fusions (compiler/rewrites/fuse-activation.js): Mul(x,
+// Sigmoid(x)) -> holo.SiLU, and Conv / Gemm / MatMul + {Sigmoid, holo.SiLU,
+// HardSwish, HardSigmoid, Gelu, Tanh} -> the product with holo_activation.
+// The fused graph must give the unfused graph's bytes on the simd128 and the
+// scalar modules (NaN, +-Inf, -0 and huge inputs included), and
+// onnxruntime-node's values within tolerance.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import ort from 'onnxruntime-node';
+import { convert } from '../../compiler/convert.js';
+import { init } from '../../bindings-js/index.js';
+import { OnnxBuilder, FLOAT, F, rand, close } from './onnx-build.mjs';
+
+const rt = await init();
+const rtScalar = await init(undefined, { variant: 'scalar' });
+
+async function ortRun(bytes, feeds) {
+  const s = await ort.InferenceSession.create(bytes);
+  const f = {};
+  for (const [k, v] of Object.entries(feeds)) f[k] = new ort.Tensor('float32', v.data, v.shape);
+  const r = await s.run(f);
+  return s.outputNames.map((n) => r[n].data);
+}
+const execute = (r, holo, inputs) => { const s = r.load(holo); try { return s.execute(inputs); } finally { s.dispose(); } };
+const bytesOf = (t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+const opsOf = (graph) => graph.nodes.map((n) => n.op);
+const attr = (n, k) => n.attrs.find((a) => a.name === k)?.value;
+
+async function checkFusion(bytes, feeds) {
+  const fused = convert(bytes), plain = convert(bytes, { fuse: false });
+  const inputs = Object.values(feeds);
+  const special = inputs.map((t) => {
+    const d = Float32Array.from(t.data);
+    [NaN, 0, Infinity, -0, -Infinity, -3e38, 3e38, -90, 90, 1e-40].forEach((v, i) => { if (i < d.length) d[i * 3 % d.length] = v; });
+    return { data: d, shape: t.shape };
+  });
+  for (const [k, ins] of [inputs, special].entries()) {
+    for (const r of [rt, rtScalar]) {
+      const a = execute(r, fused.holo, ins), b = execute(r, plain.holo, ins);
+      assert.is(a.length, b.length);
+      a.forEach((t, i) => { assert.equal(t.shape, b[i].shape); assert.ok(bytesOf(t).equals(bytesOf(b[i])), `output ${i} bytes differ (set ${k}, ${r === rt ? 'simd128' : 'scalar'})`); });
+    }
+    // the two modules agree byte for byte too
+    const s = execute(rt, fused.holo, ins), c = execute(rtScalar, fused.holo, ins);
+    // (only a NaN's sign and payload may differ, docs/kernels.md)
+    s.forEach((t, i) => {
+      const bad = t.data.findIndex((v, j) => !(Object.is(v, c[i].data[j]) || (Number.isNaN(v) && Number.isNaN(c[i].data[j]))));
+      assert.is(bad, -1, `output ${i}: simd128 and scalar modules differ at ${bad}: ${t.data[bad]} vs ${c[i].data[bad]} (set ${k})`);
+    });
+    if (k === 0) {
+      const want = await ortRun(bytes, feeds);
+      s.forEach((t, i) => assert.ok(close(t.data, want[i], 1e-4, 1e-5), `output ${i} vs onnxruntime`));
+    }
+  }
+  return { fused, plain, ops: opsOf(fused.graph) };
+}
+
+test('fuse-silu: Mul(x, Sigmoid(x)) in either order -> holo.SiLU; a Sigmoid used elsewhere or a graph output stays', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [2, 3, 5, 7]);
+  b.node('Sigmoid', ['x'], ['s']).node('Mul', ['x', 's'], ['a'])
+    .node('Sigmoid', ['a'], ['s2']).node('Mul', ['s2', 'a'], ['c'])
+    .node('Sigmoid', ['c'], ['s3']).node('Mul', ['c', 's3'], ['d']).node('Add', ['d', 's3'], ['y']);
+  b.output('y', FLOAT, [2, 3, 5, 7]);
+  const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(210, 12), shape: [2, 3, 5, 7] } });
+  assert.equal(ops, ['holo.SiLU', 'holo.SiLU', 'Sigmoid', 'Mul', 'Add']);
+  assert.ok(fused.report.rewrites.some((l) => /fuse-silu: 2/.test(l)));
+});
+
+const ACTS = [
+  ['Sigmoid', {}], ['HardSwish', {}], ['HardSigmoid', { alpha: F(0.25), beta: F(0.375) }], ['HardSigmoid', {}],
+  ['Tanh', {}], ['SiLU', {}],
+];
+
+test('fuse-activation: Conv (1x1, 3x3, depthwise) / Gemm / MatMul + each activation -> one node, the pair\'s bytes', async () => {
+  for (const [act, at] of ACTS) {
+    const b = new OnnxBuilder(14);
+    b.input('x', FLOAT, [1, 6, 9, 8]);
+    b.init('w', FLOAT, [8, 6, 3, 3], rand(432, 0.9)).init('c', FLOAT, [8], rand(8, 0.3));
+    b.init('dw', FLOAT, [8, 1, 3, 3], rand(72, 0.9)).init('pw', FLOAT, [5, 8, 1, 1], rand(40, 0.9));
+    b.init('wg', FLOAT, [7, 5 * 9 * 8], rand(7 * 360, 0.2)).init('cg', FLOAT, [7], rand(7, 0.1));
+    b.init('wm', FLOAT, [7, 70], rand(490, 0.5));
+    const a = (x, y) => act === 'SiLU' ? b.node('Sigmoid', [x], [`${y}_s`]).node('Mul', [x, `${y}_s`], [y]) : b.node(act, [x], [y], at);
+    b.node('Conv', ['x', 'w', 'c'], ['h'], { pads: [1, 1, 1, 1], kernel_shape: [3, 3] }); a('h', 'r');
+    b.node('Conv', ['r', 'dw'], ['d'], { pads: [1, 1, 1, 1], kernel_shape: [3, 3], group: 8 }); a('d', 'dr');
+    b.node('Conv', ['dr', 'pw'], ['p'], { kernel_shape: [1, 1] }); a('p', 'pr');
+    b.node('Flatten', ['pr'], ['f'], { axis: 1 }).node('Gemm', ['f', 'wg', 'cg'], ['g'], { transB: 1 }); a('g', 'gr');
+    b.node('MatMul', ['gr', 'wm'], ['m']); a('m', 'y');
+    b.output('y', FLOAT, [1, 70]);
+    const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(432, 4), shape: [1, 6, 9, 8] } });
+    assert.equal(ops, ['Conv', 'Conv', 'Conv', 'Flatten', 'Gemm', 'MatMul'], act);
+    const want = act === 'SiLU' ? 'holo.SiLU' : act;
+    for (const n of fused.graph.nodes) if (n.op !== 'Flatten') assert.is(attr(n, 'holo_activation'), want, `${act} on ${n.op}`);
+    if (at.alpha) assert.is(attr(fused.graph.nodes[0], 'holo_activation_alpha'), 0.25);
+  }
+});
+
+test('fuse-activation: a big MatMul (split into tasks) + Sigmoid, and what must not fuse', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [130, 96]);
+  b.init('w', FLOAT, [96, 80], rand(96 * 80, 0.3));
+  b.node('MatMul', ['x', 'w'], ['m']).node('Sigmoid', ['m'], ['s']).node('Tanh', ['m'], ['t']).node('Add', ['s', 't'], ['y']);
+  b.output('y', FLOAT, [130, 80]);
+  const { ops } = await checkFusion(b.bytes(), { x: { data: rand(130 * 96, 2), shape: [130, 96] } });
+  assert.equal(ops, ['MatMul', 'Sigmoid', 'Tanh', 'Add'], 'a shared product output is not fused');
+  const b2 = new OnnxBuilder(13);
+  b2.input('x', FLOAT, [130, 96]);
+  b2.init('w', FLOAT, [96, 80], rand(96 * 80, 0.3));
+  b2.node('MatMul', ['x', 'w'], ['m']).node('Sigmoid', ['m'], ['y']);
+  b2.output('y', FLOAT, [130, 80]);
+  const r = await checkFusion(b2.bytes(), { x: { data: rand(130 * 96, 2), shape: [130, 96] } });
+  assert.equal(r.ops, ['MatMul']);
+});
+
+test.run();
