@@ -42,7 +42,7 @@ import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
 import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
-import { fuseSilu, fuseActivation } from './rewrites/fuse-activation.js';
+import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.js';
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 
@@ -215,6 +215,7 @@ function rewrite(ir, opts, fold) {
     fuseRelu(ir);
     fuseClip(ir);
     fuseSilu(ir);
+    fuseGelu(ir);
     fuseActivation(ir);
     removeDeadNodes(ir);
   }

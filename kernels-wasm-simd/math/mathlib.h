@@ -21,15 +21,9 @@ float holo_logf(float x);
 /* 1 / (1 + exp(-x)), without overflow for large |x|. */
 float holo_sigmoidf(float x);
 
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-/* holo_expf on 4 lanes with the same operations in the same order per
- * lane — the double-precision reduction, the 13-step Horner polynomial
- * (separate multiply and add), the scale by 2^k, one rounding to f32, and
- * the same NaN / > 88.8 / < -104 cases — so every lane is bit-identical to
- * holo_expf of that lane (expf-simd128.c; tests/c/test_microkernels.c). */
-v128_t holo_expf4(v128_t x);
-#endif
+/* The activation kernels' f32-only forms (exp, Sigmoid, SiLU, Tanh, Erf,
+ * Gelu; scalar and 4 lanes with the same bytes) are header functions:
+ * vexpf.h, vsigmoidf.h, vtanhf.h, verff.h. */
 
 /* ---- sqrt (sqrt.c) ---- */
 

@@ -13,6 +13,15 @@
  *   t = t * s
  *   e = t * p + s              s * (1 + t * p(t))
  *
+ * Two forms share these steps: holo_vexpf_neg2(hi, lo) takes the argument
+ * as an exact hi plus a small lo (the square in erfc's e^(-x^2), where one
+ * f32 rounding of the argument would cost up to 80 ulp): n comes from
+ * hi + lo, the reduction is done on hi (exact: both terms are multiples of
+ * 2^-17 below 128), then t = t + lo. holo_vexpf_neg(z) is (z, -0): adding
+ * -0 is the identity on every float, so it is the plain steps above and
+ * compilers drop it. holo_vexpm1f_neg: e^z - 1 = t * s * p + (s - 1),
+ * accurate near 0 (s - 1 is exact; for n = 0 it is 0).
+ *
  * C1..C6: a degree-6 weighted minimax fit of e^t = 1 + t * p(t) on
  * [-ln2/2, ln2/2] (our own fit, Lawson's algorithm on relative error,
  * rounded to f32): 1.33 ulp for e^z without FMA (degree 5 gave 2.3 and
@@ -40,41 +49,101 @@
 /* the smallest z whose e^z is a normal float */
 #define HOLO_VEXP_CUTOFF -0x1.5D589Ep+6f
 
-/* e^z for HOLO_VEXP_CUTOFF <= z <= 0, the operations above. */
-static inline float holo_vexpf_neg(float z) {
-  union { float f; uint32_t u; } nb, sb;
-  nb.f = z * HOLO_VEXP_LOG2E + HOLO_VEXP_MAGIC;
+typedef union { float f; uint32_t u; } holo_vexp_bits;
+
+/* n, s = 2^n and the reduced t of hi + lo (the steps above, t += lo). */
+static inline float holo_vexp_reduce(float hi, float lo, float *s) {
+  holo_vexp_bits nb, sb;
+  nb.f = (hi + lo) * HOLO_VEXP_LOG2E + HOLO_VEXP_MAGIC;
   sb.u = nb.u << 23;
+  *s = sb.f;
   const float n = nb.f - HOLO_VEXP_MAGIC;
-  float t = n * HOLO_VEXP_NLN2_HI + z;
+  float t = n * HOLO_VEXP_NLN2_HI + hi;
   t = n * HOLO_VEXP_NLN2_LO + t;
+  return t + lo;
+}
+
+static inline float holo_vexp_poly(float t) {
   float p = HOLO_VEXP_C6 * t + HOLO_VEXP_C5;
   p = p * t + HOLO_VEXP_C4;
   p = p * t + HOLO_VEXP_C3;
   p = p * t + HOLO_VEXP_C2;
-  p = p * t + HOLO_VEXP_C1;
-  t = t * sb.f;
-  return t * p + sb.f;
+  return p * t + HOLO_VEXP_C1;
+}
+
+/* e^(hi + lo) for HOLO_VEXP_CUTOFF <= hi + lo <= 0, hi exact (see above). */
+static inline float holo_vexpf_neg2(float hi, float lo) {
+  float s;
+  float t = holo_vexp_reduce(hi, lo, &s);
+  const float p = holo_vexp_poly(t);
+  t = t * s;
+  return t * p + s;
+}
+
+/* e^z for HOLO_VEXP_CUTOFF <= z <= 0. */
+static inline float holo_vexpf_neg(float z) { return holo_vexpf_neg2(z, -0.0f); }
+
+/* e^d for any d <= 0 or NaN (Softmax's x - max): 0 below CUTOFF (and for
+ * -inf), d + d for NaN. */
+static inline float holo_vexpf_nonpos(float d) {
+  if (d != d) return d + d;
+  return d < HOLO_VEXP_CUTOFF ? 0.0f : holo_vexpf_neg(d);
+}
+
+/* e^z - 1 for HOLO_VEXP_CUTOFF <= z <= 0. */
+static inline float holo_vexpm1f_neg(float z) {
+  float s;
+  float t = holo_vexp_reduce(z, -0.0f, &s);
+  const float p = holo_vexp_poly(t);
+  t = t * s;
+  return t * p + (s - 1.0f);
 }
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 
-/* holo_vexpf_neg on 4 lanes, the same operations in the same order. Lanes
- * outside [CUTOFF, 0] give garbage (never a trap): the caller selects. */
-static inline v128_t holo_vexpf4_neg(v128_t z) {
-  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(z, wasm_f32x4_splat(HOLO_VEXP_LOG2E)), wasm_f32x4_splat(HOLO_VEXP_MAGIC));
-  const v128_t s = wasm_i32x4_shl(n, 23);
-  n = wasm_f32x4_sub(n, wasm_f32x4_splat(HOLO_VEXP_MAGIC));
-  v128_t t = wasm_f32x4_add(wasm_f32x4_mul(n, wasm_f32x4_splat(HOLO_VEXP_NLN2_HI)), z);
-  t = wasm_f32x4_add(wasm_f32x4_mul(n, wasm_f32x4_splat(HOLO_VEXP_NLN2_LO)), t);
-  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(HOLO_VEXP_C6), t), wasm_f32x4_splat(HOLO_VEXP_C5));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), wasm_f32x4_splat(HOLO_VEXP_C4));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), wasm_f32x4_splat(HOLO_VEXP_C3));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), wasm_f32x4_splat(HOLO_VEXP_C2));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), wasm_f32x4_splat(HOLO_VEXP_C1));
+#define HOLO_V4(c) wasm_f32x4_splat(c)
+
+static inline v128_t holo_vexp4_reduce(v128_t hi, v128_t lo, v128_t *s) {
+  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_add(hi, lo), HOLO_V4(HOLO_VEXP_LOG2E)), HOLO_V4(HOLO_VEXP_MAGIC));
+  *s = wasm_i32x4_shl(n, 23);
+  n = wasm_f32x4_sub(n, HOLO_V4(HOLO_VEXP_MAGIC));
+  v128_t t = wasm_f32x4_add(wasm_f32x4_mul(n, HOLO_V4(HOLO_VEXP_NLN2_HI)), hi);
+  t = wasm_f32x4_add(wasm_f32x4_mul(n, HOLO_V4(HOLO_VEXP_NLN2_LO)), t);
+  return wasm_f32x4_add(t, lo);
+}
+
+static inline v128_t holo_vexp4_poly(v128_t t) {
+  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(HOLO_V4(HOLO_VEXP_C6), t), HOLO_V4(HOLO_VEXP_C5));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), HOLO_V4(HOLO_VEXP_C4));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), HOLO_V4(HOLO_VEXP_C3));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), HOLO_V4(HOLO_VEXP_C2));
+  return wasm_f32x4_add(wasm_f32x4_mul(p, t), HOLO_V4(HOLO_VEXP_C1));
+}
+
+/* The 4-lane forms, the same operations in the same order. Lanes outside
+ * [CUTOFF, 0] give garbage (never a trap): the caller selects. */
+static inline v128_t holo_vexpf4_neg2(v128_t hi, v128_t lo) {
+  v128_t s;
+  v128_t t = holo_vexp4_reduce(hi, lo, &s);
+  const v128_t p = holo_vexp4_poly(t);
   t = wasm_f32x4_mul(t, s);
   return wasm_f32x4_add(wasm_f32x4_mul(t, p), s);
+}
+
+static inline v128_t holo_vexpf4_neg(v128_t z) { return holo_vexpf4_neg2(z, HOLO_V4(-0.0f)); }
+
+static inline v128_t holo_vexpf4_nonpos(v128_t d) {
+  const v128_t e = wasm_v128_andnot(holo_vexpf4_neg(d), wasm_f32x4_lt(d, HOLO_V4(HOLO_VEXP_CUTOFF)));
+  return wasm_v128_bitselect(wasm_f32x4_add(d, d), e, wasm_f32x4_ne(d, d));
+}
+
+static inline v128_t holo_vexpm1f4_neg(v128_t z) {
+  v128_t s;
+  v128_t t = holo_vexp4_reduce(z, HOLO_V4(-0.0f), &s);
+  const v128_t p = holo_vexp4_poly(t);
+  t = wasm_f32x4_mul(t, s);
+  return wasm_f32x4_add(wasm_f32x4_mul(t, p), wasm_f32x4_sub(s, HOLO_V4(1.0f)));
 }
 #endif
 

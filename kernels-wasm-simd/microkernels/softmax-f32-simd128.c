@@ -2,14 +2,14 @@
  * kernel): the max runs 4 lanes then across them — the maximum of the
  * non-NaN values is one value whatever the order (only a zero's sign could
  * depend on it, and x - (+0) equals x - (-0) for every x but a zero, whose
- * exp is 1 either way); exp is holo_expf4 (lane-exact holo_expf); the sum
+ * exp is 1 either way); exp is holo_vexpf4_nonpos (lane-exact holo_vexpf_nonpos, math/vexpf.h); the sum
  * stays the scalar ascending f32 loop over the stored exps (4 rows' sum
  * chains interleaved, each in its own order); the division is per element.
  * Same bytes as softmax-f32-scalar.c. */
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 
-#include "math/mathlib.h"
+#include "math/vexpf.h"
 #include "microkernels/axis.h"
 
 /* Rows [o, o+nr) (nr <= 4) of length n, contiguous: each row's max, exps,
@@ -33,8 +33,8 @@ static void softmax_rows_simd(const float *x, float *y, size_t n, size_t nr) {
     for (; i < n; i++)
       if (xr[i] > mx) mx = xr[i];
     const v128_t mv = wasm_f32x4_splat(mx);
-    for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, holo_expf4(wasm_f32x4_sub(wasm_v128_load(xr + i), mv)));
-    for (; i < n; i++) yr[i] = holo_expf(xr[i] - mx);
+    for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(yr + i, holo_vexpf4_nonpos(wasm_f32x4_sub(wasm_v128_load(xr + i), mv)));
+    for (; i < n; i++) yr[i] = holo_vexpf_nonpos(xr[i] - mx);
   }
   if (nr == 4) {
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;

@@ -1,7 +1,6 @@
-/* Tanh (vunary.h): holo_tanhf per element, in double, rounded once. */
-#include "math/mathlib.h"
+/* Tanh (vunary.h): holo_vtanhf per element, the reference of
+ * vtanh-f32-simd128.c (math/vtanhf.h). */
+#include "math/vtanhf.h"
 #include "microkernels/vunary.h"
 
-void holo_ukernel_vtanh_f32__scalar(size_t n, const float *x, float *y) {
-  for (size_t i = 0; i < n; i++) y[i] = holo_tanhf(x[i]);
-}
+HOLO_VACT_SCALAR(vtanh, holo_vtanhf)

@@ -1,5 +1,5 @@
 /* The elementwise f32 functions of vunary.h without a microkernel of their
- * own: each value computed in double from the f32 input and rounded once
+ * own (Erf and Gelu have one: verf-f32-*.c): each value computed in double from the f32 input and rounded once
  * (Sqrt, Reciprocal, Neg, Abs, Floor, Ceil, Round are exact IEEE
  * operations); NaN propagates. */
 #include "math/mathlib.h"
@@ -18,7 +18,6 @@ static float eval(int op, const holo_vunary_params *p, float xf) {
   case HOLO_VUNARY_CEIL: return (float)holo_ceil(x);
   case HOLO_VUNARY_ROUND: return (float)holo_rint(x);
   case HOLO_VUNARY_SIGN: return xf > 0 ? 1.0f : xf < 0 ? -1.0f : xf; /* 0 and NaN pass through */
-  case HOLO_VUNARY_ERF: return xf != xf ? xf : (float)(1.0 - holo_erfc(x));
   case HOLO_VUNARY_SIN: return (float)holo_sin(x);
   case HOLO_VUNARY_COS: return (float)holo_cos(x);
   case HOLO_VUNARY_TAN: return (float)(holo_sin(x) / holo_cos(x));
@@ -46,16 +45,7 @@ static float eval(int op, const holo_vunary_params *p, float xf) {
     if (xf != xf) return xf;
     return xf > 0 ? xf : (float)(p->alpha * holo_expm1(x / p->alpha));
   case HOLO_VUNARY_THRELU: return xf > p->alpha ? xf : xf != xf ? xf : 0.0f;
-  default: /* GELU */
-    if (xf != xf) return xf;
-    if (p->tanh_approx) {
-      double u = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
-      /* 1 + tanh(u) = 2 / (1 + e^(-2u)) */
-      if (u < -20) return (float)(x * holo_exp(2.0 * u));
-      return (float)(x / (1.0 + holo_exp(-2.0 * u)));
-    }
-    /* 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2) */
-    return (float)(0.5 * x * holo_erfc(-x * 0.70710678118654752440));
+  default: return xf; /* Erf and Gelu have microkernels of their own (verf-f32-*.c) */
   }
 }
 

@@ -1,12 +1,11 @@
 /* Elementwise f32 microkernels over n contiguous elements (operators/
  * unary.c): y[i] = f(x[i]).
  *
- * Relu, Sigmoid (with SiLU) and Tanh have a microkernel each (vrelu-f32-scalar.c,
- * vsigmoid-f32-scalar.c, vtanh-f32-scalar.c): a SIMD variant of one of them
- * is one more file beside the scalar one, plus its line in the build's
- * choice below and a case in tests/c/test_microkernels.c; it must give the
- * scalar bytes (docs/kernels.md), so no identity changes. The other
- * functions share holo_ukernel_vunary_f32__scalar, one `op` each. */
+ * Relu and the f32-only activations below have a microkernel each
+ * (vrelu-f32-scalar.c, v<name>-f32-{scalar,simd128}.c); a SIMD variant
+ * must give the scalar bytes (docs/kernels.md) and has a case in
+ * tests/c/test_vact.c. The other functions share
+ * holo_ukernel_vunary_f32__scalar, one `op` each. */
 #ifndef HOLOGRAM_KERNELS_VUNARY_H
 #define HOLOGRAM_KERNELS_VUNARY_H
 
@@ -17,32 +16,51 @@
 
 /* y = x < 0 ? 0 : x (NaN and -0 pass through). */
 void holo_ukernel_vrelu_f32__scalar(size_t n, const float *x, float *y);
-/* Sigmoid and SiLU (x * sigmoid(x)) on the f32 exponential of math/
- * vsigmoidf.h (vsigmoid-f32-scalar.c, vsigmoid-f32-simd128.c: the same
- * bytes; docs/kernels.md "Activations"). */
-void holo_ukernel_vsigmoid_f32__scalar(size_t n, const float *x, float *y);
-void holo_ukernel_vsilu_f32__scalar(size_t n, const float *x, float *y);
+/* The f32-only activations (docs/kernels.md "Activations"): Sigmoid and
+ * SiLU = x * sigmoid(x) (math/vsigmoidf.h; vsigmoid-f32-*.c), Tanh
+ * (math/vtanhf.h; vtanh-f32-*.c), Erf, Gelu and Gelu's tanh form
+ * (math/verff.h; verf-f32-*.c). Each has a scalar reference and a simd128
+ * variant with the same bytes; holo_v<name>_f32 is the build's. */
+#define HOLO_VACT_DECLARE(name)                                                                                \
+  void holo_ukernel_##name##_f32__scalar(size_t n, const float *x, float *y);                                  \
+  void holo_ukernel_##name##_f32__simd128(size_t n, const float *x, float *y);                                 \
+  static inline void holo_##name##_f32(size_t n, const float *x, float *y) {                                   \
+    HOLO_VACT_VARIANT(holo_ukernel_##name##_f32)(n, x, y);                                                     \
+  }
 #ifdef __wasm_simd128__
-void holo_ukernel_vsigmoid_f32__simd128(size_t n, const float *x, float *y);
-void holo_ukernel_vsilu_f32__simd128(size_t n, const float *x, float *y);
+#define HOLO_VACT_VARIANT(f) f##__simd128
+#else
+#define HOLO_VACT_VARIANT(f) f##__scalar
 #endif
-/* holo_tanhf (math/mathlib.h). */
-void holo_ukernel_vtanh_f32__scalar(size_t n, const float *x, float *y);
+HOLO_VACT_DECLARE(vsigmoid)
+HOLO_VACT_DECLARE(vsilu)
+HOLO_VACT_DECLARE(vtanh)
+HOLO_VACT_DECLARE(verf)
+HOLO_VACT_DECLARE(vgelu)
+HOLO_VACT_DECLARE(vgelutanh)
+
+/* A simd128 variant: 4 lanes at a time (unaligned loads and stores), the
+ * last n % 4 elements by the scalar reference's own per-element function
+ * f1, so the bytes are the reference's. */
+#define HOLO_VACT_SIMD128(name, f4, f1)                                                                        \
+  void holo_ukernel_##name##_f32__simd128(size_t n, const float *x, float *y) {                                \
+    size_t i = 0;                                                                                              \
+    for (; i + 8 <= n; i += 8) {                                                                               \
+      const v128_t a = f4(wasm_v128_load(x + i)), b = f4(wasm_v128_load(x + i + 4));                           \
+      wasm_v128_store(y + i, a);                                                                               \
+      wasm_v128_store(y + i + 4, b);                                                                           \
+    }                                                                                                          \
+    for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, f4(wasm_v128_load(x + i)));                              \
+    for (; i < n; i++) y[i] = f1(x[i]);                                                                        \
+  }
+/* The scalar reference: f1 per element. */
+#define HOLO_VACT_SCALAR(name, f1)                                                                             \
+  void holo_ukernel_##name##_f32__scalar(size_t n, const float *x, float *y) {                                 \
+    for (size_t i = 0; i < n; i++) y[i] = f1(x[i]);                                                            \
+  }
 
 /* The build's variants. */
 static inline void holo_vrelu_f32(size_t n, const float *x, float *y) { holo_ukernel_vrelu_f32__scalar(n, x, y); }
-#ifdef __wasm_simd128__
-static inline void holo_vsigmoid_f32(size_t n, const float *x, float *y) {
-  holo_ukernel_vsigmoid_f32__simd128(n, x, y);
-}
-static inline void holo_vsilu_f32(size_t n, const float *x, float *y) { holo_ukernel_vsilu_f32__simd128(n, x, y); }
-#else
-static inline void holo_vsigmoid_f32(size_t n, const float *x, float *y) {
-  holo_ukernel_vsigmoid_f32__scalar(n, x, y);
-}
-static inline void holo_vsilu_f32(size_t n, const float *x, float *y) { holo_ukernel_vsilu_f32__scalar(n, x, y); }
-#endif
-static inline void holo_vtanh_f32(size_t n, const float *x, float *y) { holo_ukernel_vtanh_f32__scalar(n, x, y); }
 
 enum {
   HOLO_VUNARY_NEG, HOLO_VUNARY_ABS, HOLO_VUNARY_EXP, HOLO_VUNARY_LOG, HOLO_VUNARY_SQRT, HOLO_VUNARY_RECIP,

@@ -128,6 +128,8 @@ void holo_k_unary_apply(int i, const holo_vunary_params *p, size_t n, const floa
   case U_SIGMOID: holo_vsigmoid_f32(n, x, y); break;
   case U_TANH: holo_vtanh_f32(n, x, y); break;
   case U_SILU: holo_vsilu_f32(n, x, y); break;
+  case HOLO_VUNARY_ERF: holo_verf_f32(n, x, y); break;
+  case HOLO_VUNARY_GELU: (p->tanh_approx ? holo_vgelutanh_f32 : holo_vgelu_f32)(n, x, y); break;
   default: holo_ukernel_vunary_f32__scalar(u_ops[i].op, p, n, x, y); break;
   }
 }

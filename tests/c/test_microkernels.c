@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "math/mathlib.h"
+#include "math/vexpf.h"
 #include "microkernels/axis.h"
 #include "microkernels/dwconv2d.h"
 #include "microkernels/gemm.h"
@@ -501,7 +502,7 @@ static void test_maxpool(void **st) {
 
 /* -------------------------------------------------------------- Softmax */
 
-/* Per row: the max of the non-NaN values, exp(x - max) by holo_expf, the
+/* Per row: the max of the non-NaN values, exp(x - max) by holo_vexpf_nonpos, the
  * ascending f32 sum, one division per element. */
 static void softmax_ref(const float *x, float *y, size_t n, size_t rows) {
   for (size_t r = 0; r < rows; r++) {
@@ -510,7 +511,7 @@ static void softmax_ref(const float *x, float *y, size_t n, size_t rows) {
     for (size_t i = 0; i < n; i++)
       if (xr[i] > mx) mx = xr[i];
     for (size_t i = 0; i < n; i++)
-      sum += yr[i] = holo_expf(xr[i] - mx);
+      sum += yr[i] = holo_vexpf_nonpos(xr[i] - mx);
     for (size_t i = 0; i < n; i++)
       yr[i] = yr[i] / sum;
   }
@@ -755,52 +756,8 @@ static void test_transpose2d(void **st) {
   transpose_case(49, 96, 49, c++);
 }
 
-/* --------------------------------------------------------- exp, 4 lanes */
+/* (exp on 4 lanes, and the activations built on it: tests/c/test_vact.c) */
 
-#if HAVE_SIMD
-static void expf4_check(const float v[4]) {
-  float got[4];
-  wasm_v128_store(got, holo_expf4(wasm_v128_load(v)));
-  for (int l = 0; l < 4; l++) {
-    float want = holo_expf(v[l]);
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "x=%.9g (0x%08x) lane %d", (double)v[l], f_bits(v[l]), l);
-    expect_same(&got[l], &want, 1, true, "holo_expf4 vs holo_expf", ctx);
-  }
-}
-
-/* Every lane equals holo_expf of that lane: the specials in every lane,
- * both edges of the overflow / underflow cases, a dense sweep of the range
- * that is neither, and random bit patterns (all exponents, NaNs). */
-static void test_expf4(void **st) {
-  (void)st;
-  float v[4];
-  for (size_t i = 0; i < N_SPECIAL * 4; i++) {
-    for (int l = 0; l < 4; l++)
-      v[l] = bits_f(SPECIAL[(i + (size_t)l * (i / N_SPECIAL + 1)) % N_SPECIAL]);
-    expf4_check(v);
-  }
-  static const float edges[] = {88.8f, -104.0f, 88.72283935546875f, -87.33654022216797f, -103.97f, 0.0f};
-  for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
-    uint32_t b = f_bits(edges[e]);
-    for (int32_t d = -64; d < 64; d += 4) {
-      for (int l = 0; l < 4; l++)
-        v[l] = bits_f(b + (uint32_t)(d + l));
-      expf4_check(v);
-    }
-  }
-  for (float x = -105.0f; x < 90.0f; x += 4 * 0.00390625f) {
-    for (int l = 0; l < 4; l++)
-      v[l] = x + (float)l * 0.00390625f;
-    expf4_check(v);
-  }
-  for (int i = 0; i < 200000; i++) {
-    for (int l = 0; l < 4; l++)
-      v[l] = bits_f(rnd());
-    expf4_check(v);
-  }
-}
-#endif
 
 int main(void) {
   const struct CMUnitTest tests[] = {
@@ -814,9 +771,6 @@ int main(void) {
     cmocka_unit_test(test_gavgpool),
     cmocka_unit_test(test_reduce_runs),
     cmocka_unit_test(test_transpose2d),
-#if HAVE_SIMD
-    cmocka_unit_test(test_expf4),
-#endif
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

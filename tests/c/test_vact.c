@@ -53,6 +53,11 @@ static void vexp_simd(size_t n, const float *x, float *y) {
 static double ref_exp(double x) { return exp(x); }
 static double ref_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 static double ref_silu(double x) { return x / (1.0 + exp(-x)); }
+static double ref_tanh(double x) { return tanh(x); }
+static double ref_erf(double x) { return erf(x); }
+static double ref_gelu(double x) { return 0.5 * x * erfc(-x / sqrt(2.0)); }
+/* 0.5 x (1 + tanh(u)) = x / (1 + e^(-2u)) (no cancellation in the reference) */
+static double ref_gelutanh(double x) { return x / (1.0 + exp(-2.0 * 0.7978845608028654 * (x + 0.044715 * x * x * x))); }
 
 #ifdef __wasm_simd128__
 #define SIMD(f) f
@@ -65,6 +70,14 @@ static const act_case CASES[] = {
     {"Sigmoid", holo_ukernel_vsigmoid_f32__scalar, SIMD(holo_ukernel_vsigmoid_f32__simd128), ref_sigmoid, -87.0, 30.0,
      2.5},
     {"SiLU", holo_ukernel_vsilu_f32__scalar, SIMD(holo_ukernel_vsilu_f32__simd128), ref_silu, -87.0, 100.0, 3.5},
+    {"Tanh", holo_ukernel_vtanh_f32__scalar, SIMD(holo_ukernel_vtanh_f32__simd128), ref_tanh, -10.0, 10.0, 3.0},
+    {"Erf", holo_ukernel_verf_f32__scalar, SIMD(holo_ukernel_verf_f32__simd128), ref_erf, -5.0, 5.0, 3.0},
+    {"Gelu x >= 0", holo_ukernel_vgelu_f32__scalar, SIMD(holo_ukernel_vgelu_f32__simd128), ref_gelu, 0.0, 10.0, 2.5},
+    {"Gelu x < 0", holo_ukernel_vgelu_f32__scalar, SIMD(holo_ukernel_vgelu_f32__simd128), ref_gelu, -12.9, 0.0, 7.0},
+    {"Gelu tanh x >= 0", holo_ukernel_vgelutanh_f32__scalar, SIMD(holo_ukernel_vgelutanh_f32__simd128), ref_gelutanh,
+     0.0, 10.0, 3.0},
+    {"Gelu tanh x in [-3, 0)", holo_ukernel_vgelutanh_f32__scalar, SIMD(holo_ukernel_vgelutanh_f32__simd128),
+     ref_gelutanh, -3.0, -0.0, 16.0},
 };
 #define N_CASES (sizeof CASES / sizeof CASES[0])
 
@@ -198,6 +211,15 @@ static void test_special_values(void **st) {
   assert_true(y[0] == 1.0f && y[1] == 0.0f && y[2] == 0.5f && y[3] == 0.5f && isnan(y[4]) && y[5] == 0.0f);
   holo_ukernel_vsilu_f32__scalar(6, x, y);
   assert_true(y[0] == INFINITY && isnan(y[1]) && y[2] == 0.0f && isnan(y[4]) && y[5] == 0.0f && signbit(y[5]));
+  holo_ukernel_vtanh_f32__scalar(6, x, y);
+  assert_true(y[0] == 1.0f && y[1] == -1.0f && y[2] == 0.0f && !signbit(y[2]) && signbit(y[3]) && isnan(y[4]) &&
+              y[5] == -1.0f);
+  holo_ukernel_verf_f32__scalar(6, x, y);
+  assert_true(y[0] == 1.0f && y[1] == -1.0f && y[2] == 0.0f && signbit(y[3]) && isnan(y[4]) && y[5] == -1.0f);
+  holo_ukernel_vgelu_f32__scalar(6, x, y);
+  assert_true(y[0] == INFINITY && isnan(y[1]) && y[2] == 0.0f && signbit(y[3]) && isnan(y[4]) && y[5] == 0.0f);
+  holo_ukernel_vgelutanh_f32__scalar(6, x, y);
+  assert_true(y[0] == INFINITY && isnan(y[1]) && y[2] == 0.0f && isnan(y[4]) && y[5] == 0.0f);
   /* SiLU is x times Sigmoid's bytes: the fused node equals Mul(x, Sigmoid(x)) */
   enum { M = 4099 };
   static float xs[M], s[M], f[M];

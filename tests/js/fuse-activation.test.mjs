@@ -9,6 +9,8 @@ import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
+import { GraphBuilder, DT } from '../../compiler/graph.js';
+import { writeHolo } from '../../compiler/holo-writer.js';
 import { OnnxBuilder, FLOAT, F, rand, close } from './onnx-build.mjs';
 
 const rt = await init();
@@ -110,6 +112,67 @@ test('fuse-activation: a big MatMul (split into tasks) + Sigmoid, and what must 
   b2.output('y', FLOAT, [130, 80]);
   const r = await checkFusion(b2.bytes(), { x: { data: rand(130 * 96, 2), shape: [130, 96] } });
   assert.equal(r.ops, ['MatMul']);
+});
+
+/** The erf GELU chain torch exports at opset < 20, in the given form, after y = x's producer. */
+function geluChain(b, x, y, form) {
+  const [c2, c5, c1] = [`${y}_c2`, `${y}_c5`, `${y}_c1`];
+  b.init(c1, FLOAT, [], [1]).init(c5, FLOAT, [], [0.5]);
+  if (form === 'mulrsqrt') b.init(c2, FLOAT, [], [Math.SQRT1_2]).node('Mul', [c2, x], [`${y}_d`]);
+  else b.init(c2, FLOAT, [], [Math.SQRT2]).node('Div', [x, c2], [`${y}_d`]);
+  b.node('Erf', [`${y}_d`], [`${y}_e`]).node('Add', form === 'mulrsqrt' ? [c1, `${y}_e`] : [`${y}_e`, c1], [`${y}_a`]);
+  if (form === 'halffirst') b.node('Mul', [c5, x], [`${y}_h`]).node('Mul', [`${y}_a`, `${y}_h`], [y]);
+  else b.node('Mul', [x, `${y}_a`], [`${y}_m`]).node('Mul', [`${y}_m`, c5], [y]);
+}
+
+test('fuse-gelu: the exported erf GELU chain (3 spellings) -> Gelu, fused into MatMul; agrees with onnxruntime; simd128 == scalar', async () => {
+  for (const form of ['torch', 'halffirst', 'mulrsqrt']) {
+    const b = new OnnxBuilder(17);
+    b.input('x', FLOAT, [4, 3, 24]);
+    b.init('w', FLOAT, [24, 40], rand(960, 0.6)).init('bias', FLOAT, [40], rand(40, 0.2));
+    b.node('MatMul', ['x', 'w'], ['m']).node('Add', ['m', 'bias'], ['mb']);
+    geluChain(b, 'mb', 'g', form);
+    geluChain(b, 'x', 'y2', form); // on a graph input: a Gelu node of its own
+    b.output('g', FLOAT, [4, 3, 40]).output('y2', FLOAT, [4, 3, 24]);
+    const x = rand(288, 5);
+    x[0] = -9; x[1] = 7; x[2] = -0; x[3] = 1e-30;
+    const { graph, holo, report } = convert(b.bytes());
+    assert.equal(opsOf(graph), ['MatMul', 'Gelu'], form);
+    assert.is(attr(graph.nodes[0], 'holo_activation'), 'Gelu');
+    assert.ok(report.rewrites.some((l) => /fuse-gelu: 2/.test(l)), form);
+    const want = await ortRun(b.bytes(), { x: { data: x, shape: [4, 3, 24] } });
+    const got = execute(rt, holo, [{ data: x, shape: [4, 3, 24] }]), gs = execute(rtScalar, holo, [{ data: x, shape: [4, 3, 24] }]);
+    got.forEach((t, i) => {
+      assert.ok(close(t.data, want[i], 1e-5, 1e-6), `${form} output ${i} vs onnxruntime`);
+      assert.ok(bytesOf(t).equals(bytesOf(gs[i])), `${form} output ${i}: simd128 vs scalar bytes`);
+    });
+  }
+  // a chain whose intermediate is also used elsewhere stays
+  const b = new OnnxBuilder(17);
+  b.input('x', FLOAT, [2, 8]);
+  geluChain(b, 'x', 'y', 'torch');
+  b.node('Add', ['y_e', 'y'], ['z']);
+  b.output('z', FLOAT, [2, 8]);
+  assert.equal(opsOf(convert(b.bytes()).graph), ['Div', 'Erf', 'Add', 'Mul', 'Mul', 'Add']);
+});
+
+test('holo_activation Gelu (both forms) on MatMul: the bytes of the product then the op', () => {
+  const run = (r, holo, ins) => execute(r, holo, ins)[0];
+  for (const approximate of [undefined, 'tanh']) {
+    for (const [M, K, N] of [[3, 7, 5], [130, 64, 72]]) {
+      const mk = (fused) => {
+        const g = new GraphBuilder();
+        const a = g.input('a', DT.f32, [M, K]), w = g.input('w', DT.f32, [K, N]);
+        const act = { holo_activation: 'Gelu', ...(approximate ? { holo_activation_approximate: approximate } : {}) };
+        if (fused) g.output(g.node('MatMul', [a, w], { attrs: act })[0]);
+        else g.output(g.node('Gelu', [g.node('MatMul', [a, w])[0]], { attrs: approximate ? { approximate } : {} })[0]);
+        return writeHolo(g.toJSON());
+      };
+      const ins = [{ data: rand(M * K, 3), shape: [M, K] }, { data: rand(K * N, 0.5), shape: [K, N] }];
+      ins[0].data[0] = NaN; ins[0].data[K] = Infinity; ins[0].data[2 * K] = -Infinity;
+      for (const r of [rt, rtScalar]) assert.ok(bytesOf(run(r, mk(true), ins)).equals(bytesOf(run(r, mk(false), ins))), `Gelu ${approximate} ${M}x${K}x${N}`);
+    }
+  }
 });
 
 test.run();
