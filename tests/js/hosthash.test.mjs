@@ -151,7 +151,9 @@ test('a host hash that throws, returns a short digest or is absent falls back to
   const failing = new Runtime(module, 'simd128', { sha256: () => { calls++; throw new Error('no hash today'); } });
   assert.is(failing.hostHash, true);
   const wrongLen = new Runtime(module, 'simd128', { sha256: (alg) => { calls++; return { update() {}, digest: () => new Uint8Array(3) }; } });
-  const counting = new Runtime(module, 'simd128', { sha256: (alg) => { calls++; return createHash(alg); } });
+  // counts digests: one per host call (a leaf continues a copy() of the leaf block's hash)
+  const counted = (h) => ({ update(b) { h.update(b); return this; }, digest() { calls++; return h.digest(); }, copy() { return counted(h.copy()); } });
+  const counting = new Runtime(module, 'simd128', { sha256: (alg) => counted(createHash(alg)) });
   const none = new Runtime(module, 'simd128');
   assert.is(none.hostHash, false);
   const ins = feeds(6);
@@ -162,7 +164,9 @@ test('a host hash that throws, returns a short digest or is absent falls back to
     assert.equal(s.executeAddressed(ins).map((o) => o.label), want);
     // one host call per large input, one per leaf (64 KiB chunk) of a tree-labelled one
     const leafCalls = ins.reduce((n, t) => n + (t.data.byteLength < THRESHOLD ? 0 : t.data.byteLength > CHUNK ? Math.ceil(t.data.byteLength / CHUNK) : 1), 0);
-    if (rt !== none) assert.is(calls - before, leafCalls, 'host calls');
+    // (the failing fakes are also asked once for the leaf block's base hash)
+    if (rt === counting) assert.is(calls - before, leafCalls, 'host calls');
+    else if (rt !== none) assert.ok(calls - before >= leafCalls && calls - before <= leafCalls + 1, `host calls: ${calls - before}`);
     s.dispose();
   }
 });
