@@ -87,7 +87,8 @@ export function hostImports(rt, alloc, sha256) {
         const mem = rt.mem, dv = new DataView(mem);
         const span = (i) => [SPAN.get(dv, partsPtr + SPAN.sizeof * i, 'data'), SPAN.get(dv, partsPtr + SPAN.sizeof * i, 'len')];
         let h = null, i = 0;
-        if (n === 2 && span(0)[1] === LEAF.length && isLeafBlock(new Uint8Array(mem, span(0)[0], LEAF.length))) {
+        const [first, firstLen] = n === 2 ? span(0) : [0, 0];
+        if (firstLen === LEAF.length && isLeafBlock(new Uint8Array(mem, first, firstLen))) {
           if (leaf.of !== createHash) leaf = { of: createHash, base: createHash('sha256').update(LEAF) };
           if (typeof leaf.base?.copy === 'function') (h = leaf.base.copy()), (i = 1);
         }
