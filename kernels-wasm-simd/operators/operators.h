@@ -56,8 +56,8 @@ HOLO_K_OPERATOR(pad) HOLO_K_OPERATOR(gather) HOLO_K_OPERATOR(gatherelements) HOL
 HOLO_K_OPERATOR(tile) HOLO_K_OPERATOR(trilu)
 /* conversion and generation (cast.c, range.c) */
 HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range) HOLO_K_OPERATOR(shape) HOLO_K_OPERATOR(size)
-/* resampling (resize.c) */
-HOLO_K_OPERATOR(resize)
+/* resampling and the transposed convolution (resize.c, convtranspose.c) */
+HOLO_K_OPERATOR(resize) HOLO_K_OPERATOR(convtranspose)
 
 /* the views (views.c): alias input 0, nothing to run */
 holo_status holo_k_reshape_infer(holo_kernel_call *c);

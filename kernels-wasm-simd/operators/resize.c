@@ -13,7 +13,7 @@
  * The transforms use the resized length in * scale, not floored, as the
  * ONNX reference does (onnxruntime uses the floored size: the two differ
  * for align_corners / pytorch_half_pixel at a fractional in * scale,
- * docs/conformance.md).
+ * docs/converter.md, "Conformance").
  *
  * The taps are tables built in the workspace (operators/resize-taps.c);
  * this file validates, infers the output shape and walks the output.

@@ -267,6 +267,14 @@ Object.assign(RUNTIME_CASES, {
   MatMul: () => [{ op: 'MatMul', ins: [fe([3, 5]), t(F, [5, 9], [0.5, -2, 1e-40, 3e38, 1])] }, { op: 'MatMul', ins: [fe([2, 0]), fe([0, 3])] }],
   Gemm: () => [{ op: 'Gemm', ins: [fe([4, 3]), t(F, [5, 3], [1, -1, 0.25]), t(F, [5], [0.5])], attrs: { transB: 1, alpha: 0.5 } }],
   Conv: () => [{ op: 'Conv', ins: [fe([1, 2, 5, 5]), t(F, [3, 2, 3, 3], [0.5, -1, 2, 0]), t(F, [3], [1, -1, 0])], attrs: { pads: [1, 1, 1, 1] } }],
+  ConvTranspose: () => [
+    { op: 'ConvTranspose', ins: [fe([1, 2, 3, 3]), t(F, [2, 3, 2, 2], [0.5, -1, 2]), t(F, [3], [1, -1, 0])], attrs: { strides: [2, 2] } },
+    { op: 'ConvTranspose', ins: [fe([1, 2, 4]), t(F, [2, 2, 3], [0.25, 3])], attrs: { strides: [2], pads: [1, 0], output_padding: [1] } },
+  ],
+  Resize: () => [
+    { op: 'Resize', ins: [fe([1, 2, 3, 4]), null, t(F, [4], [1, 1, 2, 1.5])], attrs: { mode: 'linear' } },
+    { op: 'Resize', ins: [fe([1, 1, 4, 4]), null, null, i64([1, 1, 3, 7])], attrs: { mode: 'cubic', coordinate_transformation_mode: 'align_corners' } },
+  ],
 });
 
 // ---- ops JS folds symbolically: each case is a model over x[N, 3, 4] whose
@@ -313,7 +321,11 @@ const xOf = (n) => ({ data: Float32Array.from({ length: n * 12 }, (_, i) => i - 
 test('the case tables cover every op the converter can fold', () => {
   assert.equal(Object.keys(SYMBOLIC_CASES).sort(), [...(foldConstants.JS_FOLDS ?? [])].sort(), 'one symbolic case list per JS fold (JS_FOLDS)');
   const kernelOps = Object.keys(OPS).filter((op) => backendHasOp(rtScalar, op));
-  const missing = kernelOps.filter((op) => !RUNTIME_CASES[op]);
+  // Shape and Size: a fed graph declares the feed's shape, so they fold in JS
+  // there too; their kernels run only over symbolic dims, where
+  // tests/js/dynamic-shapes.test.mjs checks them against onnxruntime
+  const SHAPE_ONLY = new Set(['Shape', 'Size']);
+  const missing = kernelOps.filter((op) => !RUNTIME_CASES[op] && !SHAPE_ONLY.has(op));
   assert.equal(missing, [], 'every op with a kernel folds through the runtime and has cases');
   assert.ok(kernelOps.length >= 80, `${kernelOps.length} kernel ops`);
 });
@@ -359,11 +371,20 @@ for (const [op, builds] of Object.entries(SYMBOLIC_CASES)) {
   });
 }
 
-test('a shape value is not cast where the kernel could wrap: Cast of a symbolic dim to u8 is left to the runtime', () => {
-  const bytes = shapeModel((b) => { b.node('Cast', ['s'], ['c'], { to: 2 }); b.node('Cast', ['c'], ['d'], { to: 7 }); return 'd'; });
-  assert.throws(() => convert(bytes), /unsupported op 'Shape'.*did not fold to a constant/);
+test('a shape value is not cast in JS where the kernel could wrap: Cast of a symbolic dim to u8 stays a node and runs with the Shape kernel', async () => {
+  const build = (b) => { b.node('Cast', ['s'], ['c'], { to: 2 }); b.node('Cast', ['c'], ['d'], { to: 7 }); return 'd'; };
+  const sym = convert(shapeModel(build));
+  assert.ok(sym.report.opsOut.Shape && sym.report.opsOut.Cast, `Shape and Cast stay nodes: ${JSON.stringify(sym.report.opsOut)}`);
+  for (const n of [2, 5]) {
+    const x = xOf(n);
+    const want = await ortRun(shapeModel(build, { symbolic: false, xdims: [n, 3, 4] }), x);
+    const s = rtSimd.load(sym.holo);
+    const [got] = s.execute([x]);
+    s.dispose();
+    assert.equal(got.shape, [...want.dims], `N=${n}: shape`);
+  }
   // the same chain over a concrete shape folds through the kernels
-  assert.equal(convert(shapeModel((b) => { b.node('Cast', ['s'], ['c'], { to: 2 }); b.node('Cast', ['c'], ['d'], { to: 7 }); return 'd'; }, { symbolic: false })).report.opsOut, { Reshape: 1 });
+  assert.equal(convert(shapeModel(build, { symbolic: false })).report.opsOut, { Reshape: 1 });
 });
 
 test('ops without a kernel are refused alike whether their inputs are constants or fed', () => {
