@@ -142,6 +142,16 @@ def input_info(path, spec):
     return out, [o.name for o in g.output]
 
 
+def reinit_zero_heads(model, gen):
+    # torchvision zero-initializes some classifier heads (VisionTransformer's
+    # heads.head): at random init their output is exactly 0, and a comparison
+    # relative to max|ref| = 0 cannot fail. Such a layer gets seeded N(0, 0.02).
+    for m in model.modules():
+        if isinstance(m, torch.nn.Linear) and not m.weight.detach().any():
+            with torch.no_grad():
+                m.weight.copy_(torch.randn(m.weight.shape, generator=gen) * 0.02)
+
+
 def build(name, spec, opset, out, manifest):
     key, file = f'{name}@{opset}', f'{name}.op{opset}.onnx'
     path = os.path.join(out, file)
@@ -154,6 +164,7 @@ def build(name, spec, opset, out, manifest):
     t0 = time.time()
     try:
         model = spec['make']()
+        reinit_zero_heads(model, gen)
         cal = calibrate(model, spec, gen) if spec.get('calibrate', True) else False
         model.eval()
         args = tuple(example(s, gen) for s in spec['inputs'])
