@@ -4,7 +4,9 @@
  * Computed as a gather, one output element at a time: the sum over the
  * group's input channels and the kernel taps t with
  * (o + pad_begin - t * dilation) a multiple of stride inside the input, of
- * x * w, in double in that order (channels outer, taps in row-major order),
+ * x * w, in double in that order (channels outer, taps in row-major order;
+ * the taps of each axis come from a table built per run: no division in
+ * the inner loops),
  * plus the bias, rounded once. Every output element is computed alone, so
  * the parallel split (by output plane) cannot change a byte.
  * Output size: stride * (in - 1) + output_padding + (k - 1) * dilation + 1
@@ -97,6 +99,8 @@ static holo_status ct_geometry(holo_kernel_call *c, ct_geom *g) {
   return HOLO_OK;
 }
 
+static bool ct_table_bytes(const ct_geom *g, size_t *bytes);
+
 holo_status holo_k_convtranspose_infer(holo_kernel_call *c) {
   holo_status st;
   ct_geom g;
@@ -107,61 +111,106 @@ holo_status holo_k_convtranspose_infer(holo_kernel_call *c) {
   uint64_t f[6] = {g.N, g.M, (uint64_t)(g.out[0] * g.out[1]), (uint64_t)g.out[2], g.Cg,
                    (uint64_t)(g.k[0] * g.k[1] * g.k[2])};
   c->work = holo_k_work(6, f);
+  size_t ws;
+  if (!ct_table_bytes(&g, &ws)) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvTranspose: geometry too large");
+  c->workspace_bytes = ws;
   int64_t ys[5] = {(int64_t)g.N, (int64_t)g.M, g.out[0], g.out[1], g.out[2]};
   return holo_k_set_output(c, "ConvTranspose", 0, HOLO_DT_F32, g.nsp + 2, ys);
 }
 
+/* Per axis a, per output o: the taps that reach an input position, in
+ * ascending tap order, as (tap, input index) pairs; n[o] of them. Built
+ * once per run, so the inner loops do no division. */
+typedef struct {
+  const int32_t *n;
+  const int64_t *tap, *src;
+  int64_t k;
+} ct_axis;
+
+static bool ct_table_bytes(const ct_geom *g, size_t *bytes) {
+  size_t total = 0;
+  for (uint32_t a = 0; a < 3; a++) {
+    uint64_t o = (uint64_t)g->out[a], k = (uint64_t)g->k[a];
+    if (k && o > (SIZE_MAX / 8) / (k * 16 + 4 + 16)) return false;
+    total += (size_t)(o * (k * 16 + 4) + 16);
+    if (total > SIZE_MAX / 8) return false;
+  }
+  *bytes = total;
+  return true;
+}
+
+static void ct_tables(const ct_geom *g, void *ws, ct_axis *ax) {
+  uint8_t *p = ws;
+  for (uint32_t a = 0; a < 3; a++) {
+    int64_t O = g->out[a], K = g->k[a];
+    p = (uint8_t *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
+    int64_t *tap = (int64_t *)p, *src = tap + O * K;
+    int32_t *n = (int32_t *)(src + O * K);
+    p = (uint8_t *)(n + O);
+    for (int64_t o = 0; o < O; o++) {
+      int32_t c = 0;
+      for (int64_t t = 0; t < K; t++) {
+        int64_t v = o + g->pb[a] - t * g->d[a];
+        if (v < 0 || v % g->s[a] || v / g->s[a] >= g->in[a]) continue;
+        tap[o * K + c] = t;
+        src[o * K + c] = v / g->s[a];
+        c++;
+      }
+      n[o] = c;
+    }
+    ax[a] = (ct_axis){n, tap, src, K};
+  }
+}
+
 typedef struct {
   const ct_geom *g;
+  const ct_axis *ax;
   const float *X, *W, *B;
   float *Y;
 } ct_job;
 
-/* The input index along one axis that output o reaches through tap t, or -1. */
-static inline int64_t ct_src(const ct_geom *g, uint32_t a, int64_t o, int64_t t) {
-  int64_t v = o + g->pb[a] - t * g->d[a];
-  if (v < 0 || v % g->s[a]) return -1;
-  v /= g->s[a];
-  return v < g->in[a] ? v : -1;
+/* One output element (o0, o1, o2) of plane (n, m): channels outer, then the
+ * taps in ascending order on each axis (the header comment's order). */
+static float ct_one(const ct_job *J, uint64_t n, uint64_t m, int64_t o0, int64_t o1, int64_t o2) {
+  const ct_geom *g = J->g;
+  const ct_axis *A = J->ax;
+  uint64_t grp = m / g->Mg, mg = m % g->Mg;
+  int64_t xplane = g->in[0] * g->in[1] * g->in[2], kplane = g->k[0] * g->k[1] * g->k[2];
+  int32_t n0 = A[0].n[o0], n1 = A[1].n[o1], n2 = A[2].n[o2];
+  const int64_t *t0s = A[0].tap + o0 * A[0].k, *i0s = A[0].src + o0 * A[0].k;
+  const int64_t *t1s = A[1].tap + o1 * A[1].k, *i1s = A[1].src + o1 * A[1].k;
+  const int64_t *t2s = A[2].tap + o2 * A[2].k, *i2s = A[2].src + o2 * A[2].k;
+  double acc = 0;
+  for (uint64_t cg = 0; cg < g->Cg; cg++) {
+    uint64_t ch = grp * g->Cg + cg;
+    const float *x = J->X + (n * g->C + ch) * (uint64_t)xplane;
+    const float *w = J->W + (ch * g->Mg + mg) * (uint64_t)kplane;
+    for (int32_t a = 0; a < n0; a++)
+      for (int32_t b = 0; b < n1; b++) {
+        const float *xr = x + (i0s[a] * g->in[1] + i1s[b]) * g->in[2];
+        const float *wr = w + (t0s[a] * g->k[1] + t1s[b]) * g->k[2];
+        for (int32_t c = 0; c < n2; c++) acc += (double)xr[i2s[c]] * (double)wr[t2s[c]];
+      }
+  }
+  return (float)(acc + (J->B ? (double)J->B[m] : 0.0));
 }
 
-/* Output plane (n, m): every element by the gather of the header comment. */
+/* Output plane task = (n, m). */
 static void ct_plane(void *arg, uint32_t task) {
   const ct_job *J = arg;
   const ct_geom *g = J->g;
-  uint64_t n = task / g->M, m = task % g->M, grp = m / g->Mg, mg = m % g->Mg;
-  int64_t xplane = g->in[0] * g->in[1] * g->in[2], kplane = g->k[0] * g->k[1] * g->k[2];
   float *y = J->Y + task * (uint64_t)(g->out[0] * g->out[1] * g->out[2]);
   for (int64_t o0 = 0; o0 < g->out[0]; o0++)
     for (int64_t o1 = 0; o1 < g->out[1]; o1++)
-      for (int64_t o2 = 0; o2 < g->out[2]; o2++) {
-        double acc = 0;
-        for (uint64_t cg = 0; cg < g->Cg; cg++) {
-          uint64_t ch = grp * g->Cg + cg;
-          const float *x = J->X + (n * g->C + ch) * (uint64_t)xplane;
-          const float *w = J->W + (ch * g->Mg + mg) * (uint64_t)kplane;
-          for (int64_t t0 = 0; t0 < g->k[0]; t0++) {
-            int64_t i0 = ct_src(g, 0, o0, t0);
-            if (i0 < 0) continue;
-            for (int64_t t1 = 0; t1 < g->k[1]; t1++) {
-              int64_t i1 = ct_src(g, 1, o1, t1);
-              if (i1 < 0) continue;
-              for (int64_t t2 = 0; t2 < g->k[2]; t2++) {
-                int64_t i2 = ct_src(g, 2, o2, t2);
-                if (i2 < 0) continue;
-                acc += (double)x[(i0 * g->in[1] + i1) * g->in[2] + i2] * (double)w[(t0 * g->k[1] + t1) * g->k[2] + t2];
-              }
-            }
-          }
-        }
-        *y++ = (float)(acc + (J->B ? (double)J->B[m] : 0.0));
-      }
+      for (int64_t o2 = 0; o2 < g->out[2]; o2++) *y++ = ct_one(J, task / g->M, task % g->M, o0, o1, o2);
 }
 
 holo_status holo_k_convtranspose_run(holo_kernel_call *c) {
   ct_geom g;
   if (ct_geometry(c, &g)) return HOLO_ERR_KERNEL;
-  ct_job J = {&g, c->inputs[0].data, c->inputs[1].data, holo_k_absent(c, 2) ? 0 : c->inputs[2].data,
+  ct_axis ax[3];
+  ct_tables(&g, c->workspace, ax);
+  ct_job J = {&g, ax, c->inputs[0].data, c->inputs[1].data, holo_k_absent(c, 2) ? 0 : c->inputs[2].data,
               c->outputs[0].data};
   uint64_t planes = g.N * g.M;
   if (planes > UINT32_MAX) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvTranspose: too many output planes");
