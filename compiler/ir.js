@@ -209,7 +209,7 @@ export const A = {
 
 // ---------------------------------------------------------------- shape inference
 
-const normAxis = (a, r) => (a < 0 ? a + r : a);
+export const normAxis = (a, r) => (a < 0 ? a + r : a);
 
 export function broadcastShapes(shapes) {
   if (shapes.some((s) => s === null || s === undefined)) return null;

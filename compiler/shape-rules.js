@@ -14,9 +14,8 @@
 //
 // A rule gets inferNode's context c and returns output 0's shape (or null);
 // it may set c.more[k] = { shape, dtype } for outputs k >= 1.
-import { DT, attr, readElems } from './ir.js';
+import { DT, attr, readElems, normAxis } from './ir.js';
 
-const normAxis = (a, r) => (a < 0 ? a + r : a);
 const known = (d) => typeof d === 'number';
 const withDim = (x, a, d) => x.map((v, i) => (i === a ? d : v));
 const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);

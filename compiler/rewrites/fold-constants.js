@@ -44,11 +44,10 @@
 //    A MatMul, Gemm or Conv of more than 2^26 multiply-adds is not folded
 //    either (its work outgrows its bytes; the load computes it).
 import { runNode } from '../fold-runtime.js';
-import { DT, DTYPE_SIZE, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode } from '../ir.js';
+import { DT, DTYPE_SIZE, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode, normAxis } from '../ir.js';
 
 export { runNode };
 
-const normAxis = (a, r) => (a < 0 ? a + r : a);
 
 function constOf(ir, name) {
   const v = ir.get(name);

@@ -4,8 +4,6 @@
 #include "math/mathlib.h"
 #include "operators/resize.h"
 
-double holo_resize_floor(double x) { return holo_floor(x); }
-
 /* Index of the STRING attribute's value in names (dflt when absent), -1 when unknown. */
 static int attr_choice(const holo_kernel_call *c, const char *attr, const char *const *names, int n, int dflt) {
   if (!holo_attr_find(c, attr)) return dflt;

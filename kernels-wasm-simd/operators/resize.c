@@ -21,6 +21,7 @@
  * dtypes other than f32. */
 #include "common/check.h"
 #include "common/shape.h"
+#include "math/mathlib.h"
 #include "operators/operators.h"
 #include "operators/resize.h"
 
@@ -63,7 +64,7 @@ static holo_status resize_targets(holo_kernel_call *c, holo_resize_geom *g) {
     } else {
       double s = ((const float *)t->data)[i];
       if (!(s > 0) || !(s < 1e9)) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: scale %g must be positive and finite", s);
-      double o = holo_resize_floor((double)g->in[d] * s);
+      double o = holo_floor((double)g->in[d] * s);
       if (o > (double)((int64_t)1 << 40)) return holo_k_fail(c, HOLO_ERR_LIMIT, "Resize: output dim too large");
       g->out[d] = (int64_t)o;
       g->scale[d] = s;

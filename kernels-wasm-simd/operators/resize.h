@@ -42,7 +42,6 @@ typedef struct holo_resize_axis {
   const uint8_t *outside;
 } holo_resize_axis;
 
-double holo_resize_floor(double x);
 /* The mode attributes into g (defaults when absent); a message for an unknown value. */
 holo_status holo_resize_modes(holo_kernel_call *c, holo_resize_geom *g);
 /* roi into g for tf_crop_and_resize ([0, 1] per axis otherwise). */
