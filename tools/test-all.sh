@@ -4,6 +4,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 pass=0; fail=0
 add() { pass=$((pass + $1)); fail=$((fail + $2)); }
+# Seconds per suite, printed before the final line: make test has a 20-minute
+# budget on 2 cores, and a suite that grows should be seen growing.
+times=""
+took() { times="$times $1=$(( SECONDS - $2 ))s"; }
+
+t0=$SECONDS
 
 # C unit tests (cmocka, ASan+UBSan).
 for src in tests/c/test_*.c; do
@@ -21,7 +27,10 @@ for src in tests/c/test_*.c; do
   add "$p" "$f"
 done
 
+took c "$t0"
+
 # JS tests (uvu).
+t0=$SECONDS
 out=$(node tests/js/run.mjs 2>&1); rc=$?
 mkdir -p build; echo "$out" > build/test-js.log
 echo "$out" | grep -vE '^\s*$' | tail -40
@@ -35,11 +44,13 @@ else
   echo "JS: runner produced no summary"; add 0 1
 fi
 [ $rc -ne 0 ] && [ -z "$line" ] && add 0 1
+took js "$t0"
 
 # Conformance (ONNX backend test data through the wasm build) and other
 # suites that print "<name>: N passed, N failed".
 suite() {
   local name=$1; shift
+  local t0=$SECONDS
   out=$("$@" 2>&1); rc=$?
   echo "$out" | tail -8
   line=$(grep -oP "^$name: \K[0-9]+ passed, [0-9]+ failed" <<<"$out" | tail -1)
@@ -50,6 +61,7 @@ suite() {
   else
     echo "$name: produced no summary (exit $rc)"; add 0 1
   fi
+  took "$name" "$t0"
 }
 # The same C suites built for wasm32-wasi (simd128 and relaxed SIMD) under
 # node:wasi, and the microkernel tester (SIMD vs scalar in one binary).
@@ -69,5 +81,6 @@ suite fuzz-convert bash tools/fuzz-convert-replay.sh
 suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-30}"
 [ "${HOLO_SKIP_VALGRIND:-0}" = 1 ] || suite valgrind bash tools/valgrind.sh
 
+echo "suite seconds:$times (total $SECONDS s)"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
