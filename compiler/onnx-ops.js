@@ -121,17 +121,19 @@ function softmaxLike(op) {
         return;
       }
       // opset < 13: the input is coerced to 2-D [prod(d<axis), prod(d>=axis)] and the op runs over dim 1
-      if (!s) throw new Unsupported(`opset ${ctx.opset} ${op} needs the input rank (its coerce-to-2D semantics)`);
-      const r = s.length;
       let axis = attr(n, 'axis', 1);
-      if (axis < 0) axis += r;
-      if (axis === r - 1 || r <= 1) { ctx.emit(op, [x], n.outputs, { axis: A.int(-1) }); return; }
-      if (axis === 0 && r === 0) { ctx.emit(op, [x], n.outputs, { axis: A.int(-1) }); return; }
+      const r = s ? s.length : null;
+      if (r !== null && axis < 0) axis += r;
+      if (r !== null && (axis === r - 1 || r <= 1)) { ctx.emit(op, [x], n.outputs, { axis: A.int(-1) }); return; }
       const [f] = ctx.emit('Flatten', [x], [ctx.tmp(`${n.outputs[0]}_2d`)], { axis: A.int(axis) });
-      const back = reshapeTarget(ctx.shape(f), s);
-      if (!back) throw new Unsupported(`opset ${ctx.opset} ${op} over axis ${axis} of shape ${JSON.stringify(s)} cannot be expressed (symbolic dims)`);
       const [m] = ctx.emit(op, [f], [ctx.tmp(`${n.outputs[0]}_sm`)], { axis: A.int(-1) });
-      ctx.emit('Reshape', [m, ctx.constI64(`${n.outputs[0]}_shape`, back)], n.outputs, { allowzero: A.int(0) });
+      const back = s && reshapeTarget(ctx.shape(f), s);
+      if (back) { ctx.emit('Reshape', [m, ctx.constI64(`${n.outputs[0]}_shape`, back)], n.outputs, { allowzero: A.int(0) }); return; }
+      // The rank or a dim is unknown here (symbolic, or an op without a shape
+      // rule upstream): the input's own dims, read at execute time, restore
+      // the shape. allowzero: they are exact dims, a 0 among them is a 0.
+      const [shp] = ctx.emit('Shape', [x], [ctx.tmp(`${n.outputs[0]}_dims`)], { start: A.int(0) });
+      ctx.emit('Reshape', [m, shp], n.outputs, { allowzero: A.int(1) });
     },
   };
 }

@@ -98,4 +98,34 @@ test('a Shape whose input shape is known still folds (no node, the same archive 
   assert.not.ok(ops(graph).includes('Shape'), `${ops(graph)}`);
 });
 
+// Opset < 13 Softmax coerces its input to 2-D at `axis`. With three symbolic
+// dims the converter cannot spell the way back as a constant Reshape target;
+// the input's own Shape, read at execute time, restores it (issue 19: the
+// exported text recognizer's "opset 9 Softmax needs the input rank").
+for (const op of ['Softmax', 'LogSoftmax', 'Hardmax']) {
+  for (const axis of [1, -2, 0]) {
+    test(`opset 11 ${op} axis ${axis} over three symbolic dims, every shape vs onnxruntime`, async () => {
+      const b = new OnnxBuilder(11);
+      b.input('x', FLOAT, ['n', 's', 't']);
+      b.node(op, ['x'], ['y'], { axis });
+      b.output('y', FLOAT, ['n', 's', 't']);
+      const bytes = b.bytes();
+      const { holo, graph } = convert(bytes);
+      assert.ok(ops(graph).includes('Shape'), `the way back reads the dims at execute time: ${ops(graph)}`);
+      const s = rt.load(holo);
+      try {
+        for (const dims of [[1, 1, 1], [2, 3, 4], [3, 1, 5], [1, 6, 2], [2, 0, 3]]) {
+          const x = rand(dims[0] * dims[1] * dims[2], 3);
+          const want = await ortRun(bytes, 'x', x, dims);
+          const got = s.run({ x: { data: x, shape: dims } }).y;
+          assert.equal([...got.shape], dims, `shape at ${dims}`);
+          assert.ok(close(got.data, want.data, 1e-6, 1e-7), `values at ${dims}`);
+        }
+      } finally {
+        s.dispose();
+      }
+    });
+  }
+}
+
 test.run();
