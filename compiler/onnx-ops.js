@@ -35,7 +35,7 @@ export function reshapeTarget(from, to) {
 const UNARY = ['Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Abs', 'Neg', 'Sqrt', 'Reciprocal', 'Floor', 'Ceil', 'Erf',
   'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Sign', 'Round', 'Not',
   'IsNaN', 'Softsign', 'Softplus', 'HardSwish', 'Mish', 'Size', 'GlobalAveragePool', 'GlobalMaxPool', 'MatMul', 'Where',
-  'Expand', 'Tile', 'Max', 'Min', 'PRelu'];
+  'Expand', 'Tile', 'Max', 'Min'];
 const LEGACY_BCAST = ['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Equal', 'Less', 'Greater', 'And', 'Or', 'Xor'];
 const SIMPLE_ATTR = {
   LeakyRelu: { alpha: 0.01 },
@@ -71,6 +71,24 @@ export const OPS = Object.create(null);
 Object.assign(OPS, RESIZE_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
+
+// PRelu before opset 7 has no broadcasting rule: a slope of size 1 is shared,
+// otherwise it is one value per channel (dim 1), which is how exporters of that
+// era wrote a [C] slope for an [N, C, ...] input. Opset 7 broadcasts it
+// unidirectionally instead, so the [C] slope becomes [C, 1, ..., 1].
+OPS.PRelu = {
+  attrs: [],
+  norm(ctx, n) {
+    const [x, slope] = n.inputs;
+    const sx = ctx.shape(x), ss = ctx.shape(slope);
+    if (ctx.opset >= 7 || !ss || ss.length !== 1 || ss[0] === 1) { ctx.emit('PRelu', n.inputs, n.outputs, {}); return; }
+    if (!sx) throw new Unsupported(`opset ${ctx.opset} PRelu needs the input rank (a [${ss[0]}] slope is per channel)`);
+    if (sx.length < 2) { ctx.emit('PRelu', n.inputs, n.outputs, {}); return; }
+    const to = [ss[0], ...Array(sx.length - 2).fill(1)];
+    const [s2] = ctx.emit('Reshape', [slope, ctx.constI64(`${n.outputs[0]}_slope_shape`, to)], [ctx.tmp(`${n.outputs[0]}_slope`)], { allowzero: A.int(0) });
+    ctx.emit('PRelu', [x, s2], n.outputs, {});
+  },
+};
 
 for (const op of LEGACY_BCAST) {
   OPS[op] = {

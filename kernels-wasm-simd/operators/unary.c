@@ -5,6 +5,7 @@
  * ThresholdedRelu (alpha), Gelu (approximate "none" | "tanh"), holo.SiLU
  * (x * Sigmoid(x), the converter's fusion of that pair): validation
  * and attributes here, the loops in microkernels/vunary.h. NaN propagates.
+ * Neg, Abs and Sign of f64 and integers are unary-exact.c's.
  * Attribute defaults are the ONNX ones, but the converter writes every
  * attribute out. */
 #include "common/check.h"
@@ -12,6 +13,7 @@
 #include "microkernels/vunary.h"
 #include "operators/operators.h"
 #include "operators/products.h"
+#include "operators/unary-exact.h"
 
 enum { U_SILU = -4, U_RELU = -3, U_SIGMOID = -2, U_TANH = -1 };
 
@@ -57,14 +59,16 @@ _Static_assert(sizeof u_ops / sizeof u_ops[0] == I_SILU + 1, "one row per op");
  * (prefix "holo_activation_", gemm-epilogue.c). */
 static const char *attr_name(char *buf, size_t cap, const char *prefix, const char *name) {
   size_t n = 0;
-  for (const char *s = prefix; *s && n + 1 < cap; s++) buf[n++] = *s;
-  for (const char *s = name; *s && n + 1 < cap; s++) buf[n++] = *s;
+  for (const char *s = prefix; *s && n + 1 < cap; s++)
+    buf[n++] = *s;
+  for (const char *s = name; *s && n + 1 < cap; s++)
+    buf[n++] = *s;
   buf[n] = 0;
   return buf;
 }
 
-static holo_status float_attr(holo_kernel_call *c, const char *op, const char *prefix, const char *name, float dflt,
-                              double *out) {
+static holo_status float_attr(holo_kernel_call *c, const char *op, const char *prefix, const char *name,
+                              float dflt, double *out) {
   char buf[48];
   name = attr_name(buf, sizeof buf, prefix, name);
   const holo_attr *a = holo_attr_find(c, name);
@@ -101,7 +105,8 @@ holo_status holo_k_unary_attrs(holo_kernel_call *c, int i, const char *prefix, h
     const char *an = attr_name(buf, sizeof buf, prefix, "approximate");
     const holo_attr *a = holo_attr_find(c, an);
     if (!a || holo_attr_string_is(c, an, "none")) break;
-    if (holo_attr_string_is(c, an, "tanh")) p->tanh_approx = true;
+    if (holo_attr_string_is(c, an, "tanh"))
+      p->tanh_approx = true;
     else
       return holo_k_fail(c, HOLO_ERR_KERNEL, "Gelu: %s must be \"none\" or \"tanh\"", an);
     break;
@@ -116,7 +121,8 @@ holo_status holo_k_unary_attrs(holo_kernel_call *c, int i, const char *prefix, h
 int holo_k_unary_row(const char *op) {
   for (int i = 0; i < (int)(sizeof u_ops / sizeof u_ops[0]); i++) {
     const char *a = u_ops[i].name, *b = op;
-    while (*a && *a == *b) a++, b++;
+    while (*a && *a == *b)
+      a++, b++;
     if (!*a && !*b) return i;
   }
   return -1;
@@ -134,11 +140,29 @@ void holo_k_unary_apply(int i, const holo_vunary_params *p, size_t n, const floa
   }
 }
 
+/* The unary-exact.c op of row i (Neg, Abs, Sign), or -1. */
+static int exact_op(int i) {
+  switch (u_ops[i].op) {
+  case HOLO_VUNARY_NEG: return HOLO_K_EXACT_NEG;
+  case HOLO_VUNARY_ABS: return HOLO_K_EXACT_ABS;
+  case HOLO_VUNARY_SIGN: return HOLO_K_EXACT_SIGN;
+  default: return -1;
+  }
+}
+
 static holo_status u_infer(holo_kernel_call *c, int i) {
   const char *name = u_ops[i].name;
   holo_status st;
   holo_vunary_params p;
   if ((st = holo_k_infer_begin(c, name, 1, 1, 1))) return st;
+  const int ex = exact_op(i);
+  if (ex >= 0 && c->inputs[0].dtype != 0 && c->inputs[0].dtype != HOLO_DT_F32) {
+    const holo_tensor *x = &c->inputs[0];
+    if (!holo_k_unary_exact_dtype(ex, x->dtype))
+      return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: dtype %s is not supported", name,
+                         holo_k_dtype_name(x->dtype));
+    return holo_k_set_output(c, name, 0, x->dtype, x->rank, x->shape);
+  }
   if ((st = holo_k_check_input(c, name, 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_unary_attrs(c, i, "", &p))) return st;
   const holo_tensor *x = &c->inputs[0];
@@ -147,6 +171,12 @@ static holo_status u_infer(holo_kernel_call *c, int i) {
 
 static holo_status u_run(holo_kernel_call *c, int i) {
   holo_vunary_params p;
+  const holo_tensor *x = &c->inputs[0];
+  if (x->dtype != HOLO_DT_F32) { /* infer let it through: Neg, Abs or Sign of f64 or an integer */
+    holo_k_unary_exact_run(exact_op(i), x->dtype, holo_k_prod(x->shape, 0, x->rank), x->data,
+                           c->outputs[0].data);
+    return HOLO_OK;
+  }
   if (holo_k_unary_attrs(c, i, "", &p)) return HOLO_ERR_KERNEL;
   holo_k_unary_apply(i, &p, holo_k_prod(c->inputs[0].shape, 0, c->inputs[0].rank), c->inputs[0].data,
                      c->outputs[0].data);
@@ -154,14 +184,17 @@ static holo_status u_run(holo_kernel_call *c, int i) {
 }
 
 #define DEF(fn, i)                                                                                           \
-  holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return u_infer(c, i); }                            \
+  holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return u_infer(c, i); }                             \
   holo_status holo_k_##fn##_run(holo_kernel_call *c) { return u_run(c, i); }
-DEF(neg, HOLO_VUNARY_NEG) DEF(abs, HOLO_VUNARY_ABS) DEF(exp, HOLO_VUNARY_EXP)
-DEF(log, HOLO_VUNARY_LOG) DEF(sqrt, HOLO_VUNARY_SQRT) DEF(reciprocal, HOLO_VUNARY_RECIP)
-DEF(floor, HOLO_VUNARY_FLOOR) DEF(ceil, HOLO_VUNARY_CEIL) DEF(round, HOLO_VUNARY_ROUND)
-DEF(sign, HOLO_VUNARY_SIGN) DEF(erf, HOLO_VUNARY_ERF) DEF(sin, HOLO_VUNARY_SIN)
-DEF(cos, HOLO_VUNARY_COS) DEF(tan, HOLO_VUNARY_TAN) DEF(softplus, HOLO_VUNARY_SOFTPLUS)
-DEF(softsign, HOLO_VUNARY_SOFTSIGN) DEF(hardswish, HOLO_VUNARY_HARDSWISH) DEF(leakyrelu, HOLO_VUNARY_LEAKYRELU)
-DEF(elu, HOLO_VUNARY_ELU) DEF(selu, HOLO_VUNARY_SELU) DEF(hardsigmoid, HOLO_VUNARY_HARDSIGMOID)
-DEF(celu, HOLO_VUNARY_CELU) DEF(thresholdedrelu, HOLO_VUNARY_THRELU) DEF(gelu, HOLO_VUNARY_GELU)
-DEF(relu, I_RELU) DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH) DEF(silu, I_SILU)
+DEF(neg, HOLO_VUNARY_NEG)
+DEF(abs, HOLO_VUNARY_ABS) DEF(exp, HOLO_VUNARY_EXP) DEF(log, HOLO_VUNARY_LOG) DEF(sqrt, HOLO_VUNARY_SQRT)
+    DEF(reciprocal, HOLO_VUNARY_RECIP) DEF(floor, HOLO_VUNARY_FLOOR) DEF(ceil, HOLO_VUNARY_CEIL)
+        DEF(round, HOLO_VUNARY_ROUND) DEF(sign, HOLO_VUNARY_SIGN) DEF(erf, HOLO_VUNARY_ERF)
+            DEF(sin, HOLO_VUNARY_SIN) DEF(cos, HOLO_VUNARY_COS) DEF(tan, HOLO_VUNARY_TAN)
+                DEF(softplus, HOLO_VUNARY_SOFTPLUS) DEF(softsign, HOLO_VUNARY_SOFTSIGN)
+                    DEF(hardswish, HOLO_VUNARY_HARDSWISH) DEF(leakyrelu, HOLO_VUNARY_LEAKYRELU)
+                        DEF(elu, HOLO_VUNARY_ELU) DEF(selu, HOLO_VUNARY_SELU)
+                            DEF(hardsigmoid, HOLO_VUNARY_HARDSIGMOID) DEF(celu, HOLO_VUNARY_CELU)
+                                DEF(thresholdedrelu, HOLO_VUNARY_THRELU) DEF(gelu, HOLO_VUNARY_GELU)
+                                    DEF(relu, I_RELU) DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH)
+                                        DEF(silu, I_SILU)

@@ -89,7 +89,8 @@ static void test_cast(void **st) {
   kt_free(&k);
   /* f16 -> f32 exact over every bit pattern */
   uint16_t *all = malloc(65536 * 2);
-  for (uint32_t i = 0; i < 65536; i++) all[i] = (uint16_t)i;
+  for (uint32_t i = 0; i < 65536; i++)
+    all[i] = (uint16_t)i;
   int64_t s64k[1] = {65536};
   kt_init(&k, "Cast");
   kt_input(&k, 0, HOLO_DT_F16, 1, s64k, all);
@@ -99,8 +100,10 @@ static void test_cast(void **st) {
   for (uint32_t i = 0; i < 65536; i++) {
     _Float16 hv;
     memcpy(&hv, &all[i], 2);
-    if (isnan((float)hv)) assert_true(isnan(f[i]));
-    else assert_true(f[i] == (float)hv);
+    if (isnan((float)hv))
+      assert_true(isnan(f[i]));
+    else
+      assert_true(f[i] == (float)hv);
   }
   kt_free(&k);
   free(all);
@@ -145,22 +148,26 @@ static void test_cast(void **st) {
 
 /* -------------------------------------------------------------- Reduce */
 
-static const char *const red_ops[] = {"ReduceSum",  "ReduceMean", "ReduceMax",      "ReduceMin",
-                                      "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
+static const char *const red_ops[] = {"ReduceSum",    "ReduceMean",      "ReduceMax", "ReduceMin",
+                                      "ReduceProd",   "ReduceSumSquare", "ReduceL1",  "ReduceL2",
                                       "ReduceLogSum", "ReduceLogSumExp"};
 
 static double red_ref(int op, const float *x, const size_t *offs, size_t n) {
   double acc = op == 4 ? 1 : op == 2 ? -INFINITY : op == 3 ? INFINITY : 0, m = -INFINITY;
   if (op == 9)
-    for (size_t i = 0; i < n; i++) m = fmax(m, x[offs[i]]);
+    for (size_t i = 0; i < n; i++)
+      m = fmax(m, x[offs[i]]);
   for (size_t i = 0; i < n; i++) {
     double v = x[offs[i]];
     switch (op) {
-    case 0: case 1: case 8: acc += v; break;
+    case 0:
+    case 1:
+    case 8: acc += v; break;
     case 2: acc = fmax(acc, v); break;
     case 3: acc = fmin(acc, v); break;
     case 4: acc *= v; break;
-    case 5: case 7: acc += v * v; break;
+    case 5:
+    case 7: acc += v * v; break;
     case 6: acc += fabs(v); break;
     default: acc += exp(v - m); break;
     }
@@ -172,8 +179,8 @@ static double red_ref(int op, const float *x, const size_t *offs, size_t n) {
   return acc;
 }
 
-static void red_check(int op, uint32_t r, const int64_t *shape, uint32_t mask, bool keep,
-                      bool pass_axes, uint64_t seed) {
+static void red_check(int op, uint32_t r, const int64_t *shape, uint32_t mask, bool keep, bool pass_axes,
+                      uint64_t seed) {
   size_t n = kt_numel(r, shape);
   float *x = malloc(n * 4 + 4);
   kt_fill(x, n, &seed, op == 8 ? 0.1f : -2.0f, 2.0f);
@@ -197,13 +204,17 @@ static void red_check(int op, uint32_t r, const int64_t *shape, uint32_t mask, b
   int64_t xs[8], os[8];
   uint32_t orank = 0;
   for (uint32_t i = 0; i < r; i++) {
-    if (!(mask & (1u << i))) os[orank++] = shape[i];
-    else if (keep) os[orank++] = 1;
+    if (!(mask & (1u << i)))
+      os[orank++] = shape[i];
+    else if (keep)
+      os[orank++] = 1;
   }
   assert_int_equal(k.out[0].rank, orank);
-  for (uint32_t i = 0; i < orank; i++) assert_int_equal(k.out[0].shape[i], os[i]);
+  for (uint32_t i = 0; i < orank; i++)
+    assert_int_equal(k.out[0].shape[i], os[i]);
   int64_t st = 1;
-  for (int i = (int)r - 1; i >= 0; i--) xs[i] = st, st *= shape[i];
+  for (int i = (int)r - 1; i >= 0; i--)
+    xs[i] = st, st *= shape[i];
   size_t nout = kt_numel(orank, os), nred = 1;
   for (uint32_t i = 0; i < r; i++)
     if (mask & (1u << i)) nred *= (size_t)shape[i];
@@ -225,9 +236,11 @@ static void red_check(int op, uint32_t r, const int64_t *shape, uint32_t mask, b
         if (mask & (1u << i)) {
           c[i] = (int64_t)(rj % (size_t)shape[i]);
           rj /= (size_t)shape[i];
-        } else c[i] = kc[i];
+        } else
+          c[i] = kc[i];
       }
-      for (uint32_t i = 0; i < r; i++) off += (size_t)(c[i] * xs[i]);
+      for (uint32_t i = 0; i < r; i++)
+        off += (size_t)(c[i] * xs[i]);
       offs[j] = off;
     }
     ref[o] = red_ref(op, x, offs, nred);
@@ -319,7 +332,8 @@ static void test_argminmax(void **st) {
   int64_t s[3] = {3, 13, 5};
   float x[195];
   kt_fill(x, 195, &seed, -3, 3);
-  for (int i = 0; i < 195; i += 7) x[i] = 1.0f; /* ties */
+  for (int i = 0; i < 195; i += 7)
+    x[i] = 1.0f; /* ties */
   for (int mx = 0; mx < 2; mx++)
     for (int axis = -3; axis < 3; axis++)
       for (int last = 0; last < 2; last++) {
@@ -334,8 +348,10 @@ static void test_argminmax(void **st) {
         int a = axis < 0 ? axis + 3 : axis;
         assert_int_equal(k.out[0].rank, last ? 3 : 2);
         size_t outer = 1, inner = 1, n = (size_t)s[a];
-        for (int i = 0; i < a; i++) outer *= (size_t)s[i];
-        for (int i = a + 1; i < 3; i++) inner *= (size_t)s[i];
+        for (int i = 0; i < a; i++)
+          outer *= (size_t)s[i];
+        for (int i = a + 1; i < 3; i++)
+          inner *= (size_t)s[i];
         const int64_t *y = k.out[0].data;
         for (size_t o = 0; o < outer; o++)
           for (size_t in = 0; in < inner; in++) {
@@ -362,10 +378,10 @@ static void test_argminmax(void **st) {
 
 /* ---------------------------------------------------------------- Unary */
 
-static const char *const un_ops[] = {"Neg", "Abs", "Exp", "Log", "Sqrt", "Reciprocal", "Floor",
-                                     "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Tan",
-                                     "Softplus", "Softsign", "HardSwish", "LeakyRelu", "Elu",
-                                     "Selu", "HardSigmoid", "Celu", "ThresholdedRelu", "Gelu"};
+static const char *const un_ops[] = {
+    "Neg",       "Abs",       "Exp", "Log",  "Sqrt",        "Reciprocal", "Floor",           "Ceil",
+    "Round",     "Sign",      "Erf", "Sin",  "Cos",         "Tan",        "Softplus",        "Softsign",
+    "HardSwish", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "Celu",       "ThresholdedRelu", "Gelu"};
 
 static double un_ref(int op, double x) {
   const double sa = 1.67326319217681884765625, sg = 1.05070102214813232421875;
@@ -410,7 +426,8 @@ static void test_unary(void **st) {
       kt_fill(x, n, &seed, pos ? 0.01f : -30.0f, pos ? 100.0f : 30.0f);
       if (op == 13) kt_fill(x, n, &seed, -1.4f, 1.4f);
       double *ref = malloc(n * 8);
-      for (size_t i = 0; i < n; i++) ref[i] = un_ref(op, x[i]);
+      for (size_t i = 0; i < n; i++)
+        ref[i] = un_ref(op, x[i]);
       kt_call k;
       kt_init(&k, un_ops[op]);
       kt_input(&k, 0, HOLO_DT_F32, 1, s, x);
@@ -457,11 +474,63 @@ static void test_unary(void **st) {
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "Neg");
 }
 
+/* Neg, Abs and Sign of f64 and integers: exact, wrapping at the most
+ * negative value as numpy and onnxruntime do; Neg of unsigned is refused. */
+static void test_unary_exact(void **st) {
+  (void)st;
+  int64_t s4[1] = {4};
+  int64_t i64[4] = {INT64_MIN, -7, 0, 9};
+  int8_t i8[4] = {INT8_MIN, -1, 0, 127};
+  uint16_t u16[4] = {0, 1, 65535, 300};
+  double f64[4] = {-0.0, NAN, -2.5, 3e300};
+  static const char *const ops[3] = {"Neg", "Abs", "Sign"};
+  const int64_t want64[3][4] = {{INT64_MIN, 7, 0, -9}, {INT64_MIN, 7, 0, 9}, {-1, -1, 0, 1}};
+  const int8_t want8[3][4] = {{INT8_MIN, 1, 0, -127}, {INT8_MIN, 1, 0, 127}, {-1, -1, 0, 1}};
+  const uint16_t wantu[2][4] = {{0, 1, 65535, 300}, {0, 1, 1, 1}};
+  for (int op = 0; op < 3; op++) {
+    kt_call k;
+    kt_init(&k, ops[op]);
+    kt_input(&k, 0, HOLO_DT_I64, 1, s4, i64);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    assert_int_equal(k.out[0].dtype, HOLO_DT_I64);
+    assert_memory_equal(k.out[0].data, want64[op], sizeof want64[op]);
+    kt_free(&k);
+    kt_init(&k, ops[op]);
+    kt_input(&k, 0, HOLO_DT_I8, 1, s4, i8);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    assert_memory_equal(k.out[0].data, want8[op], sizeof want8[op]);
+    kt_free(&k);
+    kt_init(&k, ops[op]);
+    kt_input(&k, 0, HOLO_DT_U16, 1, s4, u16);
+    if (op == 0) {
+      kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "Neg");
+    } else {
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      assert_memory_equal(k.out[0].data, wantu[op - 1], sizeof wantu[op - 1]);
+      kt_free(&k);
+    }
+    kt_init(&k, ops[op]);
+    kt_input(&k, 0, HOLO_DT_F64, 1, s4, f64);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    const double *y = k.out[0].data;
+    assert_true(isnan(y[1]));
+    if (op == 0) assert_true(y[0] == 0 && !signbit(y[0]) && y[2] == 2.5 && y[3] == -3e300);
+    if (op == 1) assert_true(y[0] == 0 && !signbit(y[0]) && y[2] == 2.5 && y[3] == 3e300);
+    if (op == 2) assert_true(y[0] == 0 && signbit(y[0]) && y[2] == -1 && y[3] == 1);
+    kt_free(&k);
+  }
+  kt_call k;
+  kt_init(&k, "Abs");
+  kt_input(&k, 0, HOLO_DT_F16, 1, s4, u16);
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "Abs");
+}
+
 /* ------------------------------------------------ broadcasting elementwise */
 
 static size_t bc_off(const int64_t *idx, uint32_t ry, const int64_t *s, uint32_t r) {
   size_t off = 0;
-  for (uint32_t i = 0; i < r; i++) off = off * (size_t)s[i] + (size_t)(s[i] == 1 ? 0 : idx[ry - r + i]);
+  for (uint32_t i = 0; i < r; i++)
+    off = off * (size_t)s[i] + (size_t)(s[i] == 1 ? 0 : idx[ry - r + i]);
   return off;
 }
 
@@ -544,14 +613,16 @@ static void test_pow_mod(void **st) {
   float A[99], B[33];
   kt_fill(A, 99, &seed, 0.1f, 3);
   kt_fill(B, 33, &seed, -3, 3);
-  for (int i = 0; i < 33; i += 3) B[i] = (float)(i % 7) - 3; /* integral exponents */
+  for (int i = 0; i < 33; i += 3)
+    B[i] = (float)(i % 7) - 3; /* integral exponents */
   kt_call k;
   kt_init(&k, "Pow");
   kt_input(&k, 0, HOLO_DT_F32, 2, a, A);
   kt_input(&k, 1, HOLO_DT_F32, 1, b, B);
   assert_int_equal(kt_exec(&k), HOLO_OK);
   double ref[99];
-  for (int i = 0; i < 99; i++) ref[i] = pow(A[i], B[i % 33]);
+  for (int i = 0; i < 99; i++)
+    ref[i] = pow(A[i], B[i % 33]);
   kt_close(k.out[0].data, ref, 99, 1e-6, 0);
   kt_free(&k);
   /* negative base with integral exponent; i32 ^ i32 exact; i64 ^ f32 */
@@ -593,7 +664,8 @@ static void test_pow_mod(void **st) {
   kt_attr_int(&k, "fmod", 1);
   assert_int_equal(kt_exec(&k), HOLO_OK);
   const float *y = k.out[0].data;
-  for (int i = 0; i < 4; i++) assert_true(y[i] == fmodf(fa[i], fb[i]));
+  for (int i = 0; i < 4; i++)
+    assert_true(y[i] == fmodf(fa[i], fb[i]));
   kt_free(&k);
   int32_t zb[4] = {3, 0, 1, 1};
   kt_init(&k, "Mod");
@@ -619,7 +691,8 @@ static void test_compare_logic(void **st) {
   float A[36], B[9];
   kt_fill(A, 36, &seed, -1, 1);
   kt_fill(B, 9, &seed, -1, 1);
-  for (int i = 0; i < 9; i++) A[i] = B[i]; /* equal row */
+  for (int i = 0; i < 9; i++)
+    A[i] = B[i]; /* equal row */
   A[10] = NAN;
   const char *ops[5] = {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"};
   for (int op = 0; op < 5; op++) {
@@ -712,14 +785,18 @@ static void test_logsoftmax(void **st) {
     kt_attr_int(&k, "axis", axis);
     assert_int_equal(kt_exec(&k), HOLO_OK);
     size_t outer = 1, inner = 1, n = (size_t)s[a];
-    for (int i = 0; i < a; i++) outer *= (size_t)s[i];
-    for (int i = a + 1; i < 3; i++) inner *= (size_t)s[i];
+    for (int i = 0; i < a; i++)
+      outer *= (size_t)s[i];
+    for (int i = a + 1; i < 3; i++)
+      inner *= (size_t)s[i];
     double ref[228];
     for (size_t o = 0; o < outer; o++)
       for (size_t in = 0; in < inner; in++) {
         double m = -INFINITY, sum = 0;
-        for (size_t i = 0; i < n; i++) m = fmax(m, x[(o * n + i) * inner + in]);
-        for (size_t i = 0; i < n; i++) sum += exp(x[(o * n + i) * inner + in] - m);
+        for (size_t i = 0; i < n; i++)
+          m = fmax(m, x[(o * n + i) * inner + in]);
+        for (size_t i = 0; i < n; i++)
+          sum += exp(x[(o * n + i) * inner + in] - m);
         for (size_t i = 0; i < n; i++)
           ref[(o * n + i) * inner + in] = x[(o * n + i) * inner + in] - m - log(sum);
       }
@@ -756,9 +833,11 @@ static void test_layernorm(void **st) {
       double ref[165], mref[15];
       for (size_t r = 0; r < rows; r++) {
         double m = 0, v = 0;
-        for (size_t i = 0; i < n; i++) m += x[r * n + i];
+        for (size_t i = 0; i < n; i++)
+          m += x[r * n + i];
         m /= (double)n;
-        for (size_t i = 0; i < n; i++) v += (x[r * n + i] - m) * (x[r * n + i] - m);
+        for (size_t i = 0; i < n; i++)
+          v += (x[r * n + i] - m) * (x[r * n + i] - m);
         v /= (double)n;
         mref[r] = m;
         for (size_t i = 0; i < n; i++)
@@ -791,11 +870,11 @@ static void test_layernorm(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cast),         cmocka_unit_test(test_reduce),
-      cmocka_unit_test(test_argminmax),    cmocka_unit_test(test_unary),
-      cmocka_unit_test(test_max_min_f32),  cmocka_unit_test(test_pow_mod),
-      cmocka_unit_test(test_compare_logic), cmocka_unit_test(test_logsoftmax),
-      cmocka_unit_test(test_layernorm),
+      cmocka_unit_test(test_cast),        cmocka_unit_test(test_reduce),
+      cmocka_unit_test(test_argminmax),   cmocka_unit_test(test_unary),
+      cmocka_unit_test(test_unary_exact), cmocka_unit_test(test_max_min_f32),
+      cmocka_unit_test(test_pow_mod),     cmocka_unit_test(test_compare_logic),
+      cmocka_unit_test(test_logsoftmax),  cmocka_unit_test(test_layernorm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
