@@ -42,7 +42,7 @@ static inline double holo_sqrt(double x) {
 #endif
 }
 
-/* ---- f64 (exp.c, log.c, trig.c, rounding.c, pow.c, erfc.c) ---- */
+/* ---- f64 (exp.c, log.c, trig.c, atan.c, hyperbolic.c, rounding.c, pow.c, erfc.c) ---- */
 
 double holo_exp(double x);
 /* e^x - 1 without cancellation near 0 */
@@ -54,6 +54,17 @@ double holo_log1p(double x);
  * arguments keep the reduction error of that split). */
 double holo_sin(double x);
 double holo_cos(double x);
+/* Inverse trigonometric (atan.c): NaN outside the domain. */
+double holo_atan(double x);
+double holo_asin(double x);
+double holo_acos(double x);
+/* Hyperbolic and inverse hyperbolic (hyperbolic.c): NaN outside the domain,
+ * +-inf where the value is infinite (atanh(+-1), overflow). */
+double holo_sinh(double x);
+double holo_cosh(double x);
+double holo_asinh(double x);
+double holo_acosh(double x);
+double holo_atanh(double x);
 /* C fmod: exact, the sign of x. */
 double holo_fmod(double x, double y);
 /* C pow semantics (pow(x, 0) = 1, pow(1, y) = 1, negative base with an

@@ -1,7 +1,6 @@
 /* The elementwise f32 functions of vunary.h without a microkernel of their
- * own (Erf and Gelu have one: verf-f32-*.c): each value computed in double from the f32 input and rounded once
- * (Sqrt, Reciprocal, Neg, Abs, Floor, Ceil, Round are exact IEEE
- * operations); NaN propagates. */
+ * own (Erf and Gelu have one: verf-f32-*.c): each value computed in double from the f32 input and rounded
+ * once (Sqrt, Reciprocal, Neg, Abs, Floor, Ceil, Round are exact IEEE operations); NaN propagates. */
 #include "math/mathlib.h"
 #include "microkernels/vunary.h"
 
@@ -45,10 +44,32 @@ static float eval(int op, const holo_vunary_params *p, float xf) {
     if (xf != xf) return xf;
     return xf > 0 ? xf : (float)(p->alpha * holo_expm1(x / p->alpha));
   case HOLO_VUNARY_THRELU: return xf > p->alpha ? xf : xf != xf ? xf : 0.0f;
+  case HOLO_VUNARY_ASIN: return (float)holo_asin(x);
+  case HOLO_VUNARY_ACOS: return (float)holo_acos(x);
+  case HOLO_VUNARY_ATAN: return (float)holo_atan(x);
+  case HOLO_VUNARY_SINH: return (float)holo_sinh(x);
+  case HOLO_VUNARY_COSH: return (float)holo_cosh(x);
+  case HOLO_VUNARY_ASINH: return (float)holo_asinh(x);
+  case HOLO_VUNARY_ACOSH: return (float)holo_acosh(x);
+  case HOLO_VUNARY_ATANH: return (float)holo_atanh(x);
+  case HOLO_VUNARY_MISH: { /* x tanh(softplus(x)); tanh(s) = expm1(2s) / (expm1(2s) + 2) */
+    if (xf != xf) return xf;
+    double sp = x > 40 ? x : holo_log1p(holo_exp(x));
+    if (sp > 20) return xf;
+    double e = holo_expm1(2 * sp);
+    return (float)(x * (e / (e + 2)));
+  }
+  case HOLO_VUNARY_SHRINK: /* alpha = lambd, beta = bias */
+    return xf < -p->alpha  ? (float)(x + p->beta)
+           : xf > p->alpha ? (float)(x - p->beta)
+           : xf != xf      ? xf
+                           : 0.0f;
   default: return xf; /* Erf and Gelu have microkernels of their own (verf-f32-*.c) */
   }
 }
 
-void holo_ukernel_vunary_f32__scalar(int op, const holo_vunary_params *p, size_t n, const float *x, float *y) {
-  for (size_t i = 0; i < n; i++) y[i] = eval(op, p, x[i]);
+void holo_ukernel_vunary_f32__scalar(int op, const holo_vunary_params *p, size_t n, const float *x,
+                                     float *y) {
+  for (size_t i = 0; i < n; i++)
+    y[i] = eval(op, p, x[i]);
 }

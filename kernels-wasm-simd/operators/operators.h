@@ -9,58 +9,64 @@
 
 #include "hologram/backend.h"
 
-#define HOLO_K_OPERATOR(name)                                                                              \
-  holo_status holo_k_##name##_infer(holo_kernel_call *c);                                                  \
+#define HOLO_K_OPERATOR(name)                                                                                \
+  holo_status holo_k_##name##_infer(holo_kernel_call *c);                                                    \
   holo_status holo_k_##name##_run(holo_kernel_call *c);
 
 /* products (matmul.c, conv2d.c) */
-HOLO_K_OPERATOR(matmul_f32) HOLO_K_OPERATOR(gemm_f32) HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32)
-HOLO_K_OPERATOR(conv_f32)
-/* The products' own layouts of a constant weight (backend.h holo_pack_call). */
-holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
+HOLO_K_OPERATOR(matmul_f32)
+HOLO_K_OPERATOR(gemm_f32) HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f32)
+    /* The products' own layouts of a constant weight (backend.h holo_pack_call). */
+    holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p);
 holo_status holo_k_conv_f32_pack(holo_pack_call *p);
 /* broadcasting arithmetic (binary.c) */
-HOLO_K_OPERATOR(add) HOLO_K_OPERATOR(sub) HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow)
-HOLO_K_OPERATOR(mod)
-/* min / max (minmax.c) */
-HOLO_K_OPERATOR(max) HOLO_K_OPERATOR(min)
-/* comparisons (compare.c) */
-HOLO_K_OPERATOR(equal) HOLO_K_OPERATOR(less) HOLO_K_OPERATOR(greater) HOLO_K_OPERATOR(lessorequal)
-HOLO_K_OPERATOR(greaterorequal)
-/* logic and select (logical.c, where.c) */
-HOLO_K_OPERATOR(and) HOLO_K_OPERATOR(or) HOLO_K_OPERATOR(xor) HOLO_K_OPERATOR(not) HOLO_K_OPERATOR(where)
-/* activations and other elementwise functions (unary.c, prelu.c, clip.c) */
-HOLO_K_OPERATOR(relu) HOLO_K_OPERATOR(sigmoid) HOLO_K_OPERATOR(silu) HOLO_K_OPERATOR(tanh)
-HOLO_K_OPERATOR(neg) HOLO_K_OPERATOR(abs)
-HOLO_K_OPERATOR(exp) HOLO_K_OPERATOR(log) HOLO_K_OPERATOR(sqrt) HOLO_K_OPERATOR(reciprocal)
-HOLO_K_OPERATOR(floor) HOLO_K_OPERATOR(ceil) HOLO_K_OPERATOR(round) HOLO_K_OPERATOR(sign) HOLO_K_OPERATOR(erf)
-HOLO_K_OPERATOR(sin) HOLO_K_OPERATOR(cos) HOLO_K_OPERATOR(tan) HOLO_K_OPERATOR(softplus)
-HOLO_K_OPERATOR(softsign) HOLO_K_OPERATOR(hardswish) HOLO_K_OPERATOR(leakyrelu) HOLO_K_OPERATOR(elu)
-HOLO_K_OPERATOR(selu) HOLO_K_OPERATOR(hardsigmoid) HOLO_K_OPERATOR(celu) HOLO_K_OPERATOR(thresholdedrelu)
-HOLO_K_OPERATOR(gelu) HOLO_K_OPERATOR(prelu) HOLO_K_OPERATOR(clip)
-/* along one axis (softmax.c, argminmax.c, cumsum.c) */
-HOLO_K_OPERATOR(softmax_f32) HOLO_K_OPERATOR(logsoftmax) HOLO_K_OPERATOR(hardmax) HOLO_K_OPERATOR(argmax)
-HOLO_K_OPERATOR(argmin) HOLO_K_OPERATOR(cumsum)
-/* normalization (layernorm.c) */
-HOLO_K_OPERATOR(layernorm) HOLO_K_OPERATOR(layernormsteps)
-/* reductions (reduce.c) */
-HOLO_K_OPERATOR(reducesum) HOLO_K_OPERATOR(reducemean) HOLO_K_OPERATOR(reducemax) HOLO_K_OPERATOR(reducemin)
-HOLO_K_OPERATOR(reduceprod) HOLO_K_OPERATOR(reducesumsquare) HOLO_K_OPERATOR(reducel1)
-HOLO_K_OPERATOR(reducel2) HOLO_K_OPERATOR(reducelogsum) HOLO_K_OPERATOR(reducelogsumexp)
-/* pooling (pool2d.c) */
-HOLO_K_OPERATOR(maxpool_f32) HOLO_K_OPERATOR(avgpool_f32) HOLO_K_OPERATOR(gap_f32)
-/* data movement (transpose.c, concat.c, split.c, slice.c, pad.c, gather.c, expand.c, tile.c, trilu.c) */
-HOLO_K_OPERATOR(transpose) HOLO_K_OPERATOR(concat) HOLO_K_OPERATOR(split) HOLO_K_OPERATOR(slice)
-HOLO_K_OPERATOR(pad) HOLO_K_OPERATOR(gather) HOLO_K_OPERATOR(gatherelements) HOLO_K_OPERATOR(expand)
-HOLO_K_OPERATOR(tile) HOLO_K_OPERATOR(trilu)
-/* conversion and generation (cast.c, range.c) */
-HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range) HOLO_K_OPERATOR(shape) HOLO_K_OPERATOR(size)
-/* resampling and the transposed convolution (resize.c, convtranspose.c) */
-HOLO_K_OPERATOR(resize) HOLO_K_OPERATOR(convtranspose)
+HOLO_K_OPERATOR(add)
+HOLO_K_OPERATOR(sub) HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(mod)
+    /* min / max (minmax.c) */
+    HOLO_K_OPERATOR(max) HOLO_K_OPERATOR(min)
+    /* comparisons (compare.c) */
+    HOLO_K_OPERATOR(equal) HOLO_K_OPERATOR(less) HOLO_K_OPERATOR(greater) HOLO_K_OPERATOR(lessorequal)
+        HOLO_K_OPERATOR(greaterorequal)
+    /* logic and select (logical.c, where.c) */
+    HOLO_K_OPERATOR(and) HOLO_K_OPERATOR(or) HOLO_K_OPERATOR(xor) HOLO_K_OPERATOR(not ) HOLO_K_OPERATOR(where)
+    /* activations and other elementwise functions (unary.c, prelu.c, clip.c) */
+    HOLO_K_OPERATOR(relu) HOLO_K_OPERATOR(sigmoid) HOLO_K_OPERATOR(silu) HOLO_K_OPERATOR(tanh)
+        HOLO_K_OPERATOR(neg) HOLO_K_OPERATOR(abs) HOLO_K_OPERATOR(exp) HOLO_K_OPERATOR(log)
+            HOLO_K_OPERATOR(sqrt) HOLO_K_OPERATOR(reciprocal) HOLO_K_OPERATOR(floor) HOLO_K_OPERATOR(ceil)
+                HOLO_K_OPERATOR(round) HOLO_K_OPERATOR(sign) HOLO_K_OPERATOR(erf) HOLO_K_OPERATOR(sin)
+                    HOLO_K_OPERATOR(cos) HOLO_K_OPERATOR(tan) HOLO_K_OPERATOR(softplus)
+                        HOLO_K_OPERATOR(softsign) HOLO_K_OPERATOR(hardswish) HOLO_K_OPERATOR(leakyrelu)
+                            HOLO_K_OPERATOR(elu) HOLO_K_OPERATOR(selu) HOLO_K_OPERATOR(hardsigmoid)
+                                HOLO_K_OPERATOR(celu) HOLO_K_OPERATOR(thresholdedrelu) HOLO_K_OPERATOR(gelu)
+                                    HOLO_K_OPERATOR(prelu) HOLO_K_OPERATOR(clip) HOLO_K_OPERATOR(asin)
+                                        HOLO_K_OPERATOR(acos) HOLO_K_OPERATOR(atan) HOLO_K_OPERATOR(sinh)
+                                            HOLO_K_OPERATOR(cosh) HOLO_K_OPERATOR(asinh)
+                                                HOLO_K_OPERATOR(acosh) HOLO_K_OPERATOR(atanh)
+                                                    HOLO_K_OPERATOR(mish) HOLO_K_OPERATOR(shrink)
+    /* along one axis (softmax.c, argminmax.c, cumsum.c) */
+    HOLO_K_OPERATOR(softmax_f32) HOLO_K_OPERATOR(logsoftmax) HOLO_K_OPERATOR(hardmax) HOLO_K_OPERATOR(argmax)
+        HOLO_K_OPERATOR(argmin) HOLO_K_OPERATOR(cumsum)
+    /* normalization (layernorm.c) */
+    HOLO_K_OPERATOR(layernorm) HOLO_K_OPERATOR(layernormsteps)
+    /* reductions (reduce.c) */
+    HOLO_K_OPERATOR(reducesum) HOLO_K_OPERATOR(reducemean) HOLO_K_OPERATOR(reducemax)
+        HOLO_K_OPERATOR(reducemin) HOLO_K_OPERATOR(reduceprod) HOLO_K_OPERATOR(reducesumsquare)
+            HOLO_K_OPERATOR(reducel1) HOLO_K_OPERATOR(reducel2) HOLO_K_OPERATOR(reducelogsum)
+                HOLO_K_OPERATOR(reducelogsumexp)
+    /* pooling (pool2d.c) */
+    HOLO_K_OPERATOR(maxpool_f32) HOLO_K_OPERATOR(avgpool_f32) HOLO_K_OPERATOR(gap_f32)
+    /* data movement (transpose.c, concat.c, split.c, slice.c, pad.c, gather.c, expand.c, tile.c, trilu.c) */
+    HOLO_K_OPERATOR(transpose) HOLO_K_OPERATOR(concat) HOLO_K_OPERATOR(split) HOLO_K_OPERATOR(slice)
+        HOLO_K_OPERATOR(pad) HOLO_K_OPERATOR(gather) HOLO_K_OPERATOR(gatherelements) HOLO_K_OPERATOR(expand)
+            HOLO_K_OPERATOR(tile) HOLO_K_OPERATOR(trilu)
+    /* conversion and generation (cast.c, range.c) */
+    HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range) HOLO_K_OPERATOR(shape) HOLO_K_OPERATOR(size)
+    /* resampling and the transposed convolution (resize.c, convtranspose.c) */
+    HOLO_K_OPERATOR(resize) HOLO_K_OPERATOR(convtranspose)
 
-/* the views (views.c): alias input 0, nothing to run */
-holo_status holo_k_reshape_infer(holo_kernel_call *c);
+    /* the views (views.c): alias input 0, nothing to run */
+    holo_status holo_k_reshape_infer(holo_kernel_call *c);
 holo_status holo_k_flatten_infer(holo_kernel_call *c);
 holo_status holo_k_squeeze_infer(holo_kernel_call *c);
 holo_status holo_k_unsqueeze_infer(holo_kernel_call *c);

@@ -2,7 +2,8 @@
  * Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round (ties to even), Sign,
  * Erf, Sin, Cos, Tan, Softplus, Softsign, HardSwish, LeakyRelu (alpha), Elu
  * (alpha), Selu (alpha, gamma), HardSigmoid (alpha, beta), Celu (alpha),
- * ThresholdedRelu (alpha), Gelu (approximate "none" | "tanh"), holo.SiLU
+ * ThresholdedRelu (alpha), Gelu (approximate "none" | "tanh"), Asin, Acos,
+ * Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Mish, Shrink (lambd, bias), holo.SiLU
  * (x * Sigmoid(x), the converter's fusion of that pair): validation
  * and attributes here, the loops in microkernels/vunary.h. NaN propagates.
  * Neg, Abs and Sign of f64 and integers are unary-exact.c's.
@@ -46,13 +47,23 @@ static const struct {
     {"Celu", HOLO_VUNARY_CELU},
     {"ThresholdedRelu", HOLO_VUNARY_THRELU},
     {"Gelu", HOLO_VUNARY_GELU},
+    {"Asin", HOLO_VUNARY_ASIN},
+    {"Acos", HOLO_VUNARY_ACOS},
+    {"Atan", HOLO_VUNARY_ATAN},
+    {"Sinh", HOLO_VUNARY_SINH},
+    {"Cosh", HOLO_VUNARY_COSH},
+    {"Asinh", HOLO_VUNARY_ASINH},
+    {"Acosh", HOLO_VUNARY_ACOSH},
+    {"Atanh", HOLO_VUNARY_ATANH},
+    {"Mish", HOLO_VUNARY_MISH},
+    {"Shrink", HOLO_VUNARY_SHRINK},
     {"Relu", U_RELU},
     {"Sigmoid", U_SIGMOID},
     {"Tanh", U_TANH},
     {"holo.SiLU", U_SILU},
 };
-/* the first 24 rows are in vunary.h's order: row i is op i */
-enum { I_RELU = HOLO_VUNARY_GELU + 1, I_SIGMOID, I_TANH, I_SILU };
+/* the first HOLO_VUNARY_COUNT rows are in vunary.h's order: row i is op i */
+enum { I_RELU = HOLO_VUNARY_COUNT, I_SIGMOID, I_TANH, I_SILU };
 _Static_assert(sizeof u_ops / sizeof u_ops[0] == I_SILU + 1, "one row per op");
 
 /* `prefix` + `name`: the op's own attribute (prefix "") or a fused one's
@@ -99,6 +110,10 @@ holo_status holo_k_unary_attrs(holo_kernel_call *c, int i, const char *prefix, h
   case HOLO_VUNARY_HARDSIGMOID:
     if ((st = float_attr(c, name, prefix, "alpha", 0.2f, &p->alpha))) break;
     st = float_attr(c, name, prefix, "beta", 0.5f, &p->beta);
+    break;
+  case HOLO_VUNARY_SHRINK:
+    if ((st = float_attr(c, name, prefix, "lambd", 0.5f, &p->alpha))) break;
+    st = float_attr(c, name, prefix, "bias", 0.0f, &p->beta);
     break;
   case HOLO_VUNARY_GELU: {
     char buf[48];
@@ -187,7 +202,8 @@ static holo_status u_run(holo_kernel_call *c, int i) {
   holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return u_infer(c, i); }                             \
   holo_status holo_k_##fn##_run(holo_kernel_call *c) { return u_run(c, i); }
 DEF(neg, HOLO_VUNARY_NEG)
-DEF(abs, HOLO_VUNARY_ABS) DEF(exp, HOLO_VUNARY_EXP) DEF(log, HOLO_VUNARY_LOG) DEF(sqrt, HOLO_VUNARY_SQRT)
+DEF(abs, HOLO_VUNARY_ABS)
+DEF(exp, HOLO_VUNARY_EXP) DEF(log, HOLO_VUNARY_LOG) DEF(sqrt, HOLO_VUNARY_SQRT)
     DEF(reciprocal, HOLO_VUNARY_RECIP) DEF(floor, HOLO_VUNARY_FLOOR) DEF(ceil, HOLO_VUNARY_CEIL)
         DEF(round, HOLO_VUNARY_ROUND) DEF(sign, HOLO_VUNARY_SIGN) DEF(erf, HOLO_VUNARY_ERF)
             DEF(sin, HOLO_VUNARY_SIN) DEF(cos, HOLO_VUNARY_COS) DEF(tan, HOLO_VUNARY_TAN)
@@ -196,5 +212,11 @@ DEF(abs, HOLO_VUNARY_ABS) DEF(exp, HOLO_VUNARY_EXP) DEF(log, HOLO_VUNARY_LOG) DE
                         DEF(elu, HOLO_VUNARY_ELU) DEF(selu, HOLO_VUNARY_SELU)
                             DEF(hardsigmoid, HOLO_VUNARY_HARDSIGMOID) DEF(celu, HOLO_VUNARY_CELU)
                                 DEF(thresholdedrelu, HOLO_VUNARY_THRELU) DEF(gelu, HOLO_VUNARY_GELU)
-                                    DEF(relu, I_RELU) DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH)
-                                        DEF(silu, I_SILU)
+                                    DEF(asin, HOLO_VUNARY_ASIN) DEF(acos, HOLO_VUNARY_ACOS)
+                                        DEF(atan, HOLO_VUNARY_ATAN) DEF(sinh, HOLO_VUNARY_SINH)
+                                            DEF(cosh, HOLO_VUNARY_COSH) DEF(asinh, HOLO_VUNARY_ASINH)
+                                                DEF(acosh, HOLO_VUNARY_ACOSH) DEF(atanh, HOLO_VUNARY_ATANH)
+                                                    DEF(mish, HOLO_VUNARY_MISH)
+                                                        DEF(shrink, HOLO_VUNARY_SHRINK) DEF(relu, I_RELU)
+                                                            DEF(sigmoid, I_SIGMOID) DEF(tanh, I_TANH)
+                                                                DEF(silu, I_SILU)

@@ -525,6 +525,74 @@ static void test_unary_exact(void **st) {
   kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "Abs");
 }
 
+/* The inverse trigonometric and hyperbolic functions, Mish and Shrink
+ * against libm in double, each over its domain and a margin outside it
+ * (NaN there), plus the edges: +-1, +-inf, overflow. */
+static double more_ref(int op, double x) {
+  switch (op) {
+  case 0: return asin(x);
+  case 1: return acos(x);
+  case 2: return atan(x);
+  case 3: return sinh(x);
+  case 4: return cosh(x);
+  case 5: return asinh(x);
+  case 6: return acosh(x);
+  case 7: return atanh(x);
+  case 8: return x * tanh(log1p(exp(x)));
+  default: return x < -0.75 ? x + 0.25 : x > 0.75 ? x - 0.25 : 0;
+  }
+}
+
+static void test_unary_more(void **st) {
+  (void)st;
+  static const char *const ops[] = {"Asin",  "Acos",  "Atan",  "Sinh", "Cosh",
+                                    "Asinh", "Acosh", "Atanh", "Mish", "Shrink"};
+  static const float lo[] = {-1.2f, -1.2f, -1e6f, -95, -95, -1e30f, 0.5f, -1.1f, -60, -3};
+  static const float hi[] = {1.2f, 1.2f, 1e6f, 95, 95, 1e30f, 1e30f, 1.1f, 60, 3};
+  uint64_t seed = 77;
+  enum { N = 4003 };
+  float *x = malloc(N * 4);
+  double *ref = malloc(N * 8);
+  for (int op = 0; op < 10; op++) {
+    kt_fill(x, N, &seed, lo[op], hi[op]);
+    /* dense near 0 and near the domain's edges, where the naive forms cancel */
+    for (int i = 0; i < 400; i++)
+      x[i] = ldexpf(1.0f, -(i % 60)) * (i & 1 ? -1.0f : 1.0f);
+    for (int i = 400; i < 500; i++)
+      x[i] = 1.0f - ldexpf(1.0f, -(i % 24) - 1);
+    for (int i = 500; i < 600; i++)
+      x[i] = 1.0f + ldexpf(1.0f, -(i % 23) - 1);
+    x[600] = INFINITY, x[601] = -INFINITY, x[602] = 1, x[603] = -1, x[604] = 0, x[605] = NAN;
+    for (size_t i = 0; i < N; i++)
+      ref[i] = more_ref(op, x[i]);
+    int64_t s[1] = {N};
+    kt_call k;
+    kt_init(&k, ops[op]);
+    kt_input(&k, 0, HOLO_DT_F32, 1, s, x);
+    if (op == 9) {
+      kt_attr_float(&k, "lambd", 0.75f);
+      kt_attr_float(&k, "bias", 0.25f);
+    }
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    const float *y = k.out[0].data;
+    for (size_t i = 0; i < N; i++) {
+      double r = ref[i];
+      if (isnan(r)) {
+        if (!isnan(y[i])) fail_msg("%s(%a) = %a, want NaN", ops[op], (double)x[i], (double)y[i]);
+      } else if (isinf((float)r) || isinf(y[i])) {
+        if ((double)y[i] != (double)(float)r)
+          fail_msg("%s(%a) = %a, want %a", ops[op], (double)x[i], (double)y[i], r);
+      } else if (fabs(y[i] - r) > 1.2e-7 * fabs(r) + 1e-38) {
+        fail_msg("%s(%a) = %a, want %a (rel %g)", ops[op], (double)x[i], (double)y[i], r,
+                 fabs(y[i] - r) / fabs(r));
+      }
+    }
+    kt_free(&k);
+  }
+  free(x);
+  free(ref);
+}
+
 /* ------------------------------------------------ broadcasting elementwise */
 
 static size_t bc_off(const int64_t *idx, uint32_t ry, const int64_t *s, uint32_t r) {
@@ -870,11 +938,12 @@ static void test_layernorm(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cast),        cmocka_unit_test(test_reduce),
-      cmocka_unit_test(test_argminmax),   cmocka_unit_test(test_unary),
-      cmocka_unit_test(test_unary_exact), cmocka_unit_test(test_max_min_f32),
-      cmocka_unit_test(test_pow_mod),     cmocka_unit_test(test_compare_logic),
-      cmocka_unit_test(test_logsoftmax),  cmocka_unit_test(test_layernorm),
+      cmocka_unit_test(test_cast),          cmocka_unit_test(test_reduce),
+      cmocka_unit_test(test_argminmax),     cmocka_unit_test(test_unary),
+      cmocka_unit_test(test_unary_exact),   cmocka_unit_test(test_unary_more),
+      cmocka_unit_test(test_max_min_f32),   cmocka_unit_test(test_pow_mod),
+      cmocka_unit_test(test_compare_logic), cmocka_unit_test(test_logsoftmax),
+      cmocka_unit_test(test_layernorm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
