@@ -4,6 +4,7 @@
 // wasm frames: it reports failure and the core carries on (a miss, a failed
 // put, the core hashing itself).
 import { CONST, Struct } from './layout.js';
+import { builtin, isNode } from './builtin.js';
 
 const SPAN = new Struct('holo_span', ['data', 'len']);
 const DIGEST_BYTES = 32;
@@ -14,9 +15,9 @@ const DIGEST_BYTES = 32;
 let hostSha256P = null; // Promise<createHash | null>
 function hostSha256() {
   hostSha256P ??= (async () => {
-    if (typeof globalThis.process?.versions?.node !== 'string' && !globalThis.Deno && !globalThis.Bun) return null;
+    if (!isNode && !globalThis.Deno && !globalThis.Bun) return null;
     try {
-      const { createHash } = await import('node:crypto');
+      const { createHash } = await builtin('node:crypto');
       const d = createHash('sha256').update(new Uint8Array([97, 98, 99])).digest();
       return d.length === DIGEST_BYTES && d[0] === 0xba && d[DIGEST_BYTES - 1] === 0xad ? createHash : null;
     } catch {

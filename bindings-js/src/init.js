@@ -2,7 +2,7 @@
 // Runtime), load() does that and loads an archive into the fresh instance.
 import { HologramError } from './errors.js';
 import { checkOptions } from './args.js';
-import { FILES, THREADED_VARIANT, VARIANTS, features, shipped, supported, toModule } from './variants.js';
+import { FILES, THREADED_VARIANT, VARIANTS, features, importsMemory, shipped, supported, toModule } from './variants.js';
 import { hostOf } from './host.js';
 import { Runtime } from './runtime.js';
 
@@ -14,6 +14,7 @@ const MAX_THREADS = 64;
  *  - init()                          the best shipped variant this engine runs
  *  - init(undefined, { variant })    that shipped variant
  *  - init(moduleOrBytesOrUrl, { variant? })  a given module; `variant` only names it
+ *  - init(threadedModule, { threads })      the given threaded build (hologram-simd128-threads.wasm)
  * options.hostHash: false makes the core compute every input label itself
  * (default: the host's SHA-256 for large inputs where it has a synchronous
  * one, node:crypto; labels are identical either way).
@@ -22,13 +23,14 @@ export async function init(wasm, options = {}) {
   const variant = options.variant;
   const threads = options.threads ?? 1;
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) throw new HologramError('ARG', `threads must be an integer from 1 to 64, got ${String(options.threads)}`);
-  if (variant === THREADED_VARIANT || (threads > 1 && variant === undefined && (wasm === undefined || wasm === null))) {
-    return initThreaded(variant === THREADED_VARIANT, threads, options);
+  const given = wasm !== undefined && wasm !== null;
+  if (variant === THREADED_VARIANT || (threads > 1 && variant === undefined)) {
+    return initThreaded(variant === THREADED_VARIANT, threads, options, given ? wasm : null);
   }
   if (variant !== undefined && !VARIANTS.includes(variant)) throw new HologramError('ARG', `unknown variant '${variant}' (one of ${VARIANTS.join(', ')})`);
   if (options.hostHash !== undefined && typeof options.hostHash !== 'boolean') throw new HologramError('ARG', 'hostHash must be a boolean');
   const host = await hostOf(options);
-  if (wasm !== undefined && wasm !== null) return new Runtime(await toModule(wasm), variant ?? 'custom', host);
+  if (given) return new Runtime(await toModule(wasm), variant ?? 'custom', host);
   if (variant) {
     if (!supported(variant)) throw new HologramError('UNSUPPORTED', `variant '${variant}' needs ${variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}, which this engine lacks`);
     const m = await shipped(variant);
@@ -49,13 +51,22 @@ export async function init(wasm, options = {}) {
 // the engine can run it; where it cannot, an explicit variant is an error
 // and a bare thread count falls back to one thread (rt.threads says 1 and
 // rt.threadsUnavailable why) - the single-thread modules never need
-// SharedArrayBuffer or cross-origin isolation.
-async function initThreaded(explicit, threads, options) {
+// SharedArrayBuffer or cross-origin isolation. A given `wasm` is used when it
+// is the threaded build (it imports its shared memory); a single-thread
+// module given with a bare thread count runs on one thread.
+async function initThreaded(explicit, threads, options, wasm) {
   const { threadsUnavailable, sharedMemory, startPool } = await import('./threads.js');
-  const why = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
-  const m = why ? null : await shipped(THREADED_VARIANT);
-  if (!m) {
-    const reason = why ?? `dist/${FILES[THREADED_VARIANT]} is not shipped`;
+  let reason = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
+  const m = reason ? null : wasm ? await toModule(wasm) : await shipped(THREADED_VARIANT);
+  if (!reason && !m) reason = `dist/${FILES[THREADED_VARIANT]} is not shipped`;
+  if (m && !importsMemory(m)) {
+    reason = `the given module is not the threaded build (${FILES[THREADED_VARIANT]})`;
+    if (explicit) throw new HologramError('ARG', `variant '${THREADED_VARIANT}': ${reason}`);
+    const rt = new Runtime(m, 'custom', await hostOf(options));
+    rt.threadsUnavailable = reason;
+    return rt;
+  }
+  if (reason) {
     if (explicit) throw new HologramError('UNSUPPORTED', `variant '${THREADED_VARIANT}' cannot run here: ${reason}`);
     const rt = await init(undefined, { hostHash: options.hostHash });
     rt.threadsUnavailable = reason;

@@ -2,8 +2,9 @@
 // shared core module on the Runtime's shared memory, points this instance's
 // stack at its own region, and enters holo_worker_main, which runs kernel
 // tasks until the Runtime quits the pool. Node (worker_threads) and browsers
-// (module Web Workers) alike.
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+// (module Web Workers) alike. No imports and no top-level await: bundlers
+// emit this file as a worker entry or a plain asset, and both must run it.
+const isNode = typeof globalThis.process?.versions?.node === 'string';
 
 function start({ module, memory, stackTop }, post) {
   const env = { memory };
@@ -17,19 +18,23 @@ function start({ module, memory, stackTop }, post) {
   post({ exited: true });
 }
 
-if (isNode) {
-  const { parentPort, workerData } = await import('node:worker_threads');
+function run(data, post) {
   try {
-    start(workerData, (m) => parentPort.postMessage(m));
+    start(data, post);
   } catch (e) {
-    parentPort.postMessage({ error: String((e && e.message) || e) });
+    post({ error: String((e && e.message) || e) });
   }
+}
+
+if (isNode) {
+  // process.getBuiltinModule: Node >= 20.16; older Node imports it (a
+  // specifier no bundler follows: src/builtin.js says why).
+  const get = globalThis.process.getBuiltinModule;
+  const name = 'node:worker_threads';
+  const wt = typeof get === 'function' ? get.call(globalThis.process, name) : null;
+  (wt ? Promise.resolve(wt) : import(/* webpackIgnore: true */ /* @vite-ignore */ name)).then(({ parentPort, workerData }) => {
+    run(workerData, (m) => parentPort.postMessage(m));
+  });
 } else {
-  self.onmessage = (ev) => {
-    try {
-      start(ev.data, (m) => self.postMessage(m));
-    } catch (e) {
-      self.postMessage({ error: String((e && e.message) || e) });
-    }
-  };
+  self.onmessage = (ev) => run(ev.data, (m) => self.postMessage(m));
 }

@@ -2,7 +2,8 @@
 // docs/decisions.md 14). The C side (bindings-js/src-c/threads.c) does the
 // scheduling; this file only finds out whether the engine can run it, creates
 // the shared memory, and starts / stops the worker instances.
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+import { builtin, isNode } from './builtin.js';
+
 const STACK = 256 * 1024; // per worker: kernel tasks only (GEMM blocks)
 
 // (memory 1 1 shared) + (func i32.const 0 i32.const 0 i32.atomic.rmw.add drop):
@@ -16,7 +17,7 @@ export async function threadsUnavailable() {
   if (!isNode && globalThis.crossOriginIsolated === false) return 'the page is not cross-origin isolated (COOP/COEP)';
   if (!WebAssembly.validate(new Uint8Array(PROBE_THREADS))) return 'this engine lacks WebAssembly threads (shared memory, atomics)';
   if (isNode) {
-    try { await import('node:worker_threads'); } catch { return 'node:worker_threads is unavailable'; }
+    try { await builtin('node:worker_threads'); } catch { return 'node:worker_threads is unavailable'; }
   } else if (typeof Worker === 'undefined') return 'Web Workers are unavailable';
   return null;
 }
@@ -27,14 +28,37 @@ export function sharedMemory() {
   return new WebAssembly.Memory({ initial: 32, maximum: 32768, shared: true });
 }
 
+// The worker script. For browsers, the one pattern bundlers (Vite, webpack,
+// Parcel) turn into a worker entry: new Worker(new URL(literal,
+// import.meta.url), { type: 'module' }), written out in full. Node's URL is
+// built from a copy of import.meta.url so that a bundler does not emit the
+// script a second time as a plain asset.
+const webWorker = () => new Worker(new URL('./threads-worker.js', import.meta.url), { type: 'module' });
+const HERE = import.meta.url;
+const nodeWorkerUrl = () => new URL('./threads-worker.js', HERE);
+
+/**
+ * Why a worker failed to start, from its 'error' event or Error. A browser
+ * reports a script that did not load (404, an HTML page, a refused MIME
+ * type, a blocked cross-origin script) as a bare Event with no message.
+ */
+export function workerErrorText(e) {
+  if (e && typeof e.message === 'string' && e.message) {
+    const at = e.filename ? ` (${e.filename}${e.lineno ? `:${e.lineno}` : ''})` : '';
+    return `${e.message}${at}`;
+  }
+  if (e instanceof Error) return String(e);
+  return 'the worker script threads-worker.js did not load or evaluate (the browser gives no reason: check that it is served, as JavaScript, ' +
+    'from the URL the bundle asks for - the network panel shows it; on a cross-origin-isolated page it needs the same COEP-compatible headers)';
+}
+
 /**
  * Starts n - 1 workers (the calling thread is the n-th) on `module` sharing
  * `memory`. exports: the main instance's (holo_alloc, holo_pool_*).
  * Returns { workers, ready: Promise, dispose() }.
  */
 export async function startPool(module, memory, exports, n) {
-  const Ctor = isNode ? (await import('node:worker_threads')).Worker : Worker;
-  const url = new URL('./threads-worker.js', import.meta.url);
+  const NodeWorker = isNode ? (await builtin('node:worker_threads')).Worker : null;
   const workers = [];
   const errors = [];
   const readies = [];
@@ -42,7 +66,7 @@ export async function startPool(module, memory, exports, n) {
     const base = exports.holo_alloc(STACK, 16);
     if (!base) throw new Error('wasm heap exhausted allocating a worker stack');
     const data = { module, memory, stackTop: base + STACK };
-    const w = isNode ? new Ctor(url, { workerData: data }) : new Ctor(url, { type: 'module' });
+    const w = isNode ? new NodeWorker(nodeWorkerUrl(), { workerData: data }) : webWorker();
     if (!isNode) w.postMessage(data);
     readies.push(new Promise((resolve) => {
       const on = (m) => {
@@ -50,8 +74,9 @@ export async function startPool(module, memory, exports, n) {
         if (d && d.ready) resolve(true);
         else if (d && d.error) { errors.push(d.error); resolve(false); }
       };
-      if (isNode) { w.on('message', on); w.on('error', (e) => { errors.push(String(e && e.message)); resolve(false); }); }
-      else { w.onmessage = on; w.onerror = (e) => { errors.push(String(e && e.message)); resolve(false); }; }
+      const fail = (e) => { errors.push(workerErrorText(e)); resolve(false); };
+      if (isNode) { w.on('message', on); w.on('error', fail); }
+      else { w.onmessage = on; w.onerror = fail; }
     }));
     workers.push(w);
   }

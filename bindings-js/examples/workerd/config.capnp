@@ -15,6 +15,7 @@ const holoWorker :Workerd.Worker = (
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "index.js", esModule = embed "index.js"),
     (name = "src/args.js", esModule = embed "src/args.js"),
+    (name = "src/builtin.js", esModule = embed "src/builtin.js"),
     (name = "src/errors.js", esModule = embed "src/errors.js"),
     (name = "src/generate.js", esModule = embed "src/generate.js"),
     (name = "src/generator.js", esModule = embed "src/generator.js"),
