@@ -72,6 +72,15 @@ Object.assign(OPS, RESIZE_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
+OPS.BitShift = {
+  attrs: ['direction'],
+  norm(ctx, n) {
+    const d = attr(n, 'direction', null);
+    if (d !== 'LEFT' && d !== 'RIGHT') throw new Unsupported(`BitShift: direction must be "LEFT" or "RIGHT", got ${JSON.stringify(d)}`);
+    ctx.emit('BitShift', n.inputs, n.outputs, { direction: A.string(d) });
+  },
+};
+
 // PRelu before opset 7 has no broadcasting rule: a slope of size 1 is shared,
 // otherwise it is one value per channel (dim 1), which is how exporters of that
 // era wrote a [C] slope for an [N, C, ...] input. Opset 7 broadcasts it

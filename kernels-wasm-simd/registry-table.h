@@ -64,6 +64,12 @@
      .infer = holo_k_xor_infer, .run = holo_k_xor_run},
     {.op = "Not", .identity = "Not/bool/scalar/1", .dtypes = "bool",
      .infer = holo_k_not_infer, .run = holo_k_not_run},
+    {.op = "IsNaN", .identity = "IsNaN/f16,f32,f64/scalar/1", .dtypes = "f16,f32,f64",
+     .infer = holo_k_isnan_infer, .run = holo_k_isnan_run},
+    {.op = "IsInf", .identity = "IsInf/f16,f32,f64/scalar/1", .dtypes = "f16,f32,f64",
+     .infer = holo_k_isinf_infer, .run = holo_k_isinf_run},
+    {.op = "BitShift", .identity = "BitShift/u8,u16,u32,u64/scalar/1", .dtypes = "u8,u16,u32,u64",
+     .infer = holo_k_bitshift_infer, .run = holo_k_bitshift_run},
     {.op = "Where", .identity = "Where/any/scalar/1", .dtypes = "any",
      .infer = holo_k_where_infer, .run = holo_k_where_run},
 

@@ -20,10 +20,10 @@
  * holo_ukernel_v{add,sub,mul,div}_f32__simd128 (vbinary-f32-simd128.c: 4
  * lanes where both steps are 0 or 1, the same bytes as the scalar kernel),
  * generated from the template vbinary.c.in in kernels-wasm-simd/gen. */
-#define HOLO_VBINARY_DECLS(DT, T)                                                                          \
-  void holo_ukernel_vadd_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);    \
-  void holo_ukernel_vsub_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);    \
-  void holo_ukernel_vmul_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);    \
+#define HOLO_VBINARY_DECLS(DT, T)                                                                            \
+  void holo_ukernel_vadd_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);       \
+  void holo_ukernel_vsub_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);       \
+  void holo_ukernel_vmul_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);       \
   void holo_ukernel_vdiv_##DT##__scalar(size_t n, const T *a, size_t sa, const T *b, size_t sb, T *y);
 HOLO_VBINARY_DECLS(f32, float)
 HOLO_VBINARY_DECLS(i32, int32_t)
@@ -41,38 +41,45 @@ void holo_ukernel_vdiv_f32__simd128(size_t n, const float *a, size_t sa, const f
  * double. Integer base and exponent: exact, wrapping; a negative exponent
  * gives 1/b^|e| truncated (0 unless |b| = 1). Integer base, float exponent:
  * holo_pow in double, truncated and saturated. */
-void holo_ukernel_vpow_numeric__scalar(uint32_t bt, uint32_t et, size_t n, const void *a, size_t sa, const void *e,
-                                       size_t se, void *y);
+void holo_ukernel_vpow_numeric__scalar(uint32_t bt, uint32_t et, size_t n, const void *a, size_t sa,
+                                       const void *e, size_t se, void *y);
 
 /* Mod (vmod-numeric-scalar.c), one numeric dtype dt: fmod = false (integers
  * only) the sign of the divisor (Python %), true C fmod / %, the sign of
  * the dividend. A zero divisor gives 0 (the operator refuses it first). */
-void holo_ukernel_vmod_numeric__scalar(uint32_t dt, bool fmod, size_t n, const void *a, size_t sa, const void *b,
-                                       size_t sb, void *y);
+void holo_ukernel_vmod_numeric__scalar(uint32_t dt, bool fmod, size_t n, const void *a, size_t sa,
+                                       const void *b, size_t sb, void *y);
 
 /* Max / Min of nops operands p[k] (steps s[k]) of one numeric dtype
  * (vminmax-numeric-scalar.c): floats propagate NaN (the first met), f16
  * compares as double and keeps the bits. */
-void holo_ukernel_vminmax_numeric__scalar(uint32_t dt, bool max, size_t n, uint32_t nops, const void *const *p,
-                                          const size_t *s, void *y);
+void holo_ukernel_vminmax_numeric__scalar(uint32_t dt, bool max, size_t n, uint32_t nops,
+                                          const void *const *p, const size_t *s, void *y);
 
 /* Comparisons into bool (vcmp-numeric-scalar.c): exact for integers (no
  * conversion through double); NaN compares false. */
 enum { HOLO_CMP_EQ, HOLO_CMP_LT, HOLO_CMP_GT, HOLO_CMP_LE, HOLO_CMP_GE };
-void holo_ukernel_vcmp_numeric__scalar(int cmp, uint32_t dt, size_t n, const void *a, size_t sa, const void *b,
-                                       size_t sb, uint8_t *y);
+void holo_ukernel_vcmp_numeric__scalar(int cmp, uint32_t dt, size_t n, const void *a, size_t sa,
+                                       const void *b, size_t sb, uint8_t *y);
 
 /* And, Or, Xor on bool (b NULL: Not) (vlogic-bool-scalar.c). */
 enum { HOLO_LOGIC_AND, HOLO_LOGIC_OR, HOLO_LOGIC_XOR, HOLO_LOGIC_NOT };
-void holo_ukernel_vlogic_bool__scalar(int op, size_t n, const uint8_t *a, size_t sa, const uint8_t *b, size_t sb,
-                                      uint8_t *y);
+void holo_ukernel_vlogic_bool__scalar(int op, size_t n, const uint8_t *a, size_t sa, const uint8_t *b,
+                                      size_t sb, uint8_t *y);
+
+/* BitShift (vbitshift-unsigned-scalar.c), one unsigned dtype dt: x << s or
+ * x >> s; a shift of the width or more gives 0 (C leaves it undefined; the
+ * ONNX reference, numpy on uint64, agrees for the widths the suite tests). */
+void holo_ukernel_vbitshift_unsigned__scalar(uint32_t dt, bool left, size_t n, const void *x, size_t sx,
+                                             const void *s, size_t ss, void *y);
 
 /* Where (vwhere-any-scalar.c): elements of es bytes, y[j] = c[j*sc] ?
  * x[j*sx] : v[j*sv]. */
-void holo_ukernel_vwhere_any__scalar(size_t es, size_t n, const uint8_t *c, size_t sc, const uint8_t *x, size_t sx,
-                                     const uint8_t *v, size_t sv, uint8_t *y);
+void holo_ukernel_vwhere_any__scalar(size_t es, size_t n, const uint8_t *c, size_t sc, const uint8_t *x,
+                                     size_t sx, const uint8_t *v, size_t sv, uint8_t *y);
 
 /* PRelu (vprelu-f32-scalar.c): y[j] = x < 0 ? x * slope : x. */
-void holo_ukernel_vprelu_f32__scalar(size_t n, const float *x, size_t sx, const float *slope, size_t ss, float *y);
+void holo_ukernel_vprelu_f32__scalar(size_t n, const float *x, size_t sx, const float *slope, size_t ss,
+                                     float *y);
 
 #endif

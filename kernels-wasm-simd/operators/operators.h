@@ -15,14 +15,16 @@
 
 /* products (matmul.c, conv2d.c) */
 HOLO_K_OPERATOR(matmul_f32)
-HOLO_K_OPERATOR(gemm_f32) HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f32)
+HOLO_K_OPERATOR(gemm_f32)
+HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f32)
     /* The products' own layouts of a constant weight (backend.h holo_pack_call). */
     holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p);
 holo_status holo_k_conv_f32_pack(holo_pack_call *p);
 /* broadcasting arithmetic (binary.c) */
 HOLO_K_OPERATOR(add)
-HOLO_K_OPERATOR(sub) HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(mod)
+HOLO_K_OPERATOR(sub)
+HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(mod)
     /* min / max (minmax.c) */
     HOLO_K_OPERATOR(max) HOLO_K_OPERATOR(min)
     /* comparisons (compare.c) */
@@ -44,6 +46,8 @@ HOLO_K_OPERATOR(sub) HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(p
                                             HOLO_K_OPERATOR(cosh) HOLO_K_OPERATOR(asinh)
                                                 HOLO_K_OPERATOR(acosh) HOLO_K_OPERATOR(atanh)
                                                     HOLO_K_OPERATOR(mish) HOLO_K_OPERATOR(shrink)
+                                                        HOLO_K_OPERATOR(isnan) HOLO_K_OPERATOR(isinf)
+                                                            HOLO_K_OPERATOR(bitshift)
     /* along one axis (softmax.c, argminmax.c, cumsum.c) */
     HOLO_K_OPERATOR(softmax_f32) HOLO_K_OPERATOR(logsoftmax) HOLO_K_OPERATOR(hardmax) HOLO_K_OPERATOR(argmax)
         HOLO_K_OPERATOR(argmin) HOLO_K_OPERATOR(cumsum)

@@ -593,6 +593,76 @@ static void test_unary_more(void **st) {
   free(ref);
 }
 
+/* BitShift: broadcast, shifts of the width or more give 0, unsigned only,
+ * direction required; IsNaN / IsInf by bits over f16, f32, f64 with the
+ * sign flags. */
+static void test_bitshift_classify(void **st) {
+  (void)st;
+  int64_t s4[1] = {4}, s1[1] = {1};
+  uint64_t x64[4] = {1, 0xffffffffffffffffull, 3, 0x8000000000000000ull}, k64[4] = {63, 1, 64, 200};
+  uint8_t x8[4] = {0x81, 1, 255, 16}, k8[1] = {3};
+  const uint64_t l64[4] = {0x8000000000000000ull, 0xfffffffffffffffeull, 0, 0};
+  const uint64_t r64[4] = {0, 0x7fffffffffffffffull, 0, 0};
+  const uint8_t l8[4] = {0x08, 8, 0xf8, 0x80}, r8[4] = {0x10, 0, 31, 2};
+  for (int left = 0; left < 2; left++) {
+    kt_call k;
+    kt_init(&k, "BitShift");
+    kt_input(&k, 0, HOLO_DT_U64, 1, s4, x64);
+    kt_input(&k, 1, HOLO_DT_U64, 1, s4, k64);
+    kt_attr_string(&k, "direction", left ? "LEFT" : "RIGHT");
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    assert_memory_equal(k.out[0].data, left ? l64 : r64, sizeof l64);
+    kt_free(&k);
+    kt_init(&k, "BitShift");
+    kt_input(&k, 0, HOLO_DT_U8, 1, s4, x8);
+    kt_input(&k, 1, HOLO_DT_U8, 1, s1, k8);
+    kt_attr_string(&k, "direction", left ? "LEFT" : "RIGHT");
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    assert_memory_equal(k.out[0].data, left ? l8 : r8, sizeof l8);
+    kt_free(&k);
+  }
+  kt_call k;
+  kt_init(&k, "BitShift");
+  kt_input(&k, 0, HOLO_DT_U8, 1, s4, x8);
+  kt_input(&k, 1, HOLO_DT_U8, 1, s1, k8);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "BitShift");
+  int32_t i32[4] = {0};
+  kt_init(&k, "BitShift");
+  kt_input(&k, 0, HOLO_DT_I32, 1, s4, i32);
+  kt_input(&k, 1, HOLO_DT_I32, 1, s4, i32);
+  kt_attr_string(&k, "direction", "LEFT");
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "BitShift");
+
+  float f[4] = {INFINITY, -INFINITY, NAN, 1e38f};
+  double d[4] = {-INFINITY, INFINITY, -NAN, -0.0};
+  uint16_t h[4] = {0x7c00, 0xfc00, 0x7e01, 0x7bff}; /* +inf, -inf, NaN, 65504 */
+  const uint8_t want[3][4][4] = {
+      /* IsNaN, IsInf(both), IsInf(neg only) */
+      {{0, 0, 1, 0}, {1, 1, 0, 0}, {0, 1, 0, 0}},
+      {{0, 0, 1, 0}, {1, 1, 0, 0}, {1, 0, 0, 0}},
+      {{0, 0, 1, 0}, {1, 1, 0, 0}, {0, 1, 0, 0}},
+  };
+  const void *xs[3] = {f, d, h};
+  const uint32_t dts[3] = {HOLO_DT_F32, HOLO_DT_F64, HOLO_DT_F16};
+  for (int t = 0; t < 3; t++)
+    for (int v = 0; v < 3; v++) {
+      kt_init(&k, v ? "IsInf" : "IsNaN");
+      kt_input(&k, 0, dts[t], 1, s4, xs[t]);
+      if (v == 2) kt_attr_int(&k, "detect_positive", 0);
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      assert_int_equal(k.out[0].dtype, HOLO_DT_BOOL);
+      assert_memory_equal(k.out[0].data, want[t][v], 4);
+      kt_free(&k);
+    }
+  kt_init(&k, "IsInf");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s4, f);
+  kt_attr_int(&k, "detect_negative", 2);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "IsInf");
+  kt_init(&k, "IsNaN");
+  kt_input(&k, 0, HOLO_DT_I32, 1, s4, i32);
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "IsNaN");
+}
+
 /* ------------------------------------------------ broadcasting elementwise */
 
 static size_t bc_off(const int64_t *idx, uint32_t ry, const int64_t *s, uint32_t r) {
@@ -938,11 +1008,17 @@ static void test_layernorm(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cast),          cmocka_unit_test(test_reduce),
-      cmocka_unit_test(test_argminmax),     cmocka_unit_test(test_unary),
-      cmocka_unit_test(test_unary_exact),   cmocka_unit_test(test_unary_more),
-      cmocka_unit_test(test_max_min_f32),   cmocka_unit_test(test_pow_mod),
-      cmocka_unit_test(test_compare_logic), cmocka_unit_test(test_logsoftmax),
+      cmocka_unit_test(test_cast),
+      cmocka_unit_test(test_reduce),
+      cmocka_unit_test(test_argminmax),
+      cmocka_unit_test(test_unary),
+      cmocka_unit_test(test_unary_exact),
+      cmocka_unit_test(test_unary_more),
+      cmocka_unit_test(test_bitshift_classify),
+      cmocka_unit_test(test_max_min_f32),
+      cmocka_unit_test(test_pow_mod),
+      cmocka_unit_test(test_compare_logic),
+      cmocka_unit_test(test_logsoftmax),
       cmocka_unit_test(test_layernorm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
