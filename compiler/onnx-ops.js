@@ -541,6 +541,20 @@ OPS.SpaceToDepth = {
     ctx.emit('SpaceToDepth', n.inputs, n.outputs, { blocksize: A.int(attr(n, 'blocksize')) });
   },
 };
+function scatterReduction(ctx, n) {
+  const r = attr(n, 'reduction', 'none');
+  const allowed = ctx.opset >= 18 ? ['none', 'add', 'mul', 'max', 'min'] : ctx.opset >= 16 ? ['none', 'add', 'mul'] : ['none'];
+  if (!allowed.includes(r)) throw new Unsupported(`reduction '${r}' is not defined at opset ${ctx.opset} (${allowed.join(', ')})`);
+  return A.string(r);
+}
+OPS.ScatterElements = {
+  attrs: ['axis', 'reduction'],
+  norm: (ctx, n) => ctx.emit('ScatterElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)), reduction: scatterReduction(ctx, n) }),
+};
+// Scatter (opset 9, deprecated at 11) is ScatterElements without reduction.
+OPS.Scatter = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('ScatterElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)), reduction: A.string('none') }) };
+OPS.ScatterND = { attrs: ['reduction'], norm: (ctx, n) => ctx.emit('ScatterND', n.inputs, n.outputs, { reduction: scatterReduction(ctx, n) }) };
+OPS.GatherND = { attrs: ['batch_dims'], norm: (ctx, n) => ctx.emit('GatherND', n.inputs, n.outputs, { batch_dims: A.int(attr(n, 'batch_dims', 0)) }) };
 OPS.GatherElements = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('GatherElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)) }) };
 OPS.CumSum = { attrs: ['exclusive', 'reverse'], norm: (ctx, n) => ctx.emit('CumSum', n.inputs, n.outputs, { exclusive: A.int(attr(n, 'exclusive', 0)), reverse: A.int(attr(n, 'reverse', 0)) }) };
 OPS.Trilu = { attrs: ['upper'], norm: (ctx, n) => ctx.emit('Trilu', n.inputs, n.outputs, { upper: A.int(attr(n, 'upper', 1)) }) };

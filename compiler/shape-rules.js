@@ -204,6 +204,15 @@ function layerNormStats(c) {
   return x;
 }
 
+/** GatherND: indices.shape[:-1] + data.shape[batch_dims + k:], k the indices' last dim (a number). */
+function gatherNdShape({ x, sh, node }) {
+  const ind = sh(1);
+  if (!x || !ind || !ind.length) return null;
+  const k = ind[ind.length - 1], b = attr(node, 'batch_dims', 0);
+  if (typeof k !== 'number') return null;
+  return [...ind.slice(0, -1), ...x.slice(b + k)];
+}
+
 export const MORE_SHAPE_RULES = new Map([
   ['Split', splitShape],
   ['Slice', sliceShape],
@@ -213,6 +222,9 @@ export const MORE_SHAPE_RULES = new Map([
   ['DepthToSpace', depthToSpaceShape],
   ['SpaceToDepth', depthToSpaceShape],
   ['GatherElements', ({ sh }) => sh(1)],
+  ['ScatterElements', ({ x }) => x],
+  ['ScatterND', ({ x }) => x],
+  ['GatherND', gatherNdShape],
   ['Trilu', ({ x }) => x],
   ['OneHot', oneHotShape],
   ['Range', rangeShape],

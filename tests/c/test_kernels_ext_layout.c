@@ -14,7 +14,8 @@
 #include "util/kernel_testutil.h"
 
 static void iota_i32(int32_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++) p[i] = (int32_t)i;
+  for (size_t i = 0; i < n; i++)
+    p[i] = (int32_t)i;
 }
 
 /* ---------------------------------------------------------------- Slice */
@@ -27,11 +28,13 @@ static int64_t ref_slice_axis(int64_t d, int64_t b, int64_t e, int64_t s, int64_
   if (s > 0) {
     b = b < 0 ? 0 : b > d ? d : b;
     e = e < 0 ? 0 : e > d ? d : e;
-    for (int64_t i = b; i < e; i += s) idx[n++] = i;
+    for (int64_t i = b; i < e; i += s)
+      idx[n++] = i;
   } else {
     b = b < 0 ? 0 : b > d - 1 ? d - 1 : b;
     e = e < -1 ? -1 : e > d - 1 ? d - 1 : e;
-    for (int64_t i = b; i > e; i += s) idx[n++] = i;
+    for (int64_t i = b; i > e; i += s)
+      idx[n++] = i;
   }
   return n;
 }
@@ -72,11 +75,13 @@ static void test_slice(void **st) {
     int64_t sel[3][32], cnt[3];
     for (uint32_t a = 0; a < 3; a++) {
       cnt[a] = s[a];
-      for (int64_t i = 0; i < s[a]; i++) sel[a][i] = i;
+      for (int64_t i = 0; i < s[a]; i++)
+        sel[a][i] = i;
     }
     for (uint32_t i = 0; i < na; i++)
       cnt[perm[i]] = ref_slice_axis(s[perm[i]], starts[i], ends[i], steps[i], sel[perm[i]]);
-    for (uint32_t a = 0; a < 3; a++) assert_int_equal(k.out[0].shape[a], cnt[a]);
+    for (uint32_t a = 0; a < 3; a++)
+      assert_int_equal(k.out[0].shape[a], cnt[a]);
     const int32_t *y = k.out[0].data;
     size_t o = 0;
     for (int64_t i = 0; i < cnt[0]; i++)
@@ -133,7 +138,8 @@ static int64_t ref_pad_src(int mode, int64_t i, int64_t d) {
   if (mode == 0) return -1;
   if (mode == 2) return i < 0 ? 0 : d - 1;
   if (mode == 3) return ((i % d) + d) % d;
-  while (i < 0 || i >= d) i = i < 0 ? -i : 2 * (d - 1) - i; /* reflect, numpy */
+  while (i < 0 || i >= d)
+    i = i < 0 ? -i : 2 * (d - 1) - i; /* reflect, numpy */
   return i;
 }
 
@@ -142,14 +148,16 @@ static void test_pad(void **st) {
   static const char *const modes[4] = {"constant", "reflect", "edge", "wrap"};
   int64_t s[2] = {4, 5};
   float x[20];
-  for (int i = 0; i < 20; i++) x[i] = (float)i + 0.5f;
+  for (int i = 0; i < 20; i++)
+    x[i] = (float)i + 0.5f;
   float cv[1] = {-7};
   int64_t one[1] = {1};
   uint64_t seed = 7;
   for (int mode = 0; mode < 4; mode++)
     for (int it = 0; it < 40; it++) {
       int64_t pads[4];
-      for (int i = 0; i < 4; i++) pads[i] = (int64_t)(kt_rand(&seed) % 9) - (mode == 0 ? 3 : 0);
+      for (int i = 0; i < 4; i++)
+        pads[i] = (int64_t)(kt_rand(&seed) % 9) - (mode == 0 ? 3 : 0);
       if (mode == 0 && (s[0] + pads[0] + pads[2] < 0 || s[1] + pads[1] + pads[3] < 0)) continue;
       int64_t sp[1] = {4};
       kt_call k;
@@ -240,8 +248,10 @@ static void test_gather(void **st) {
       assert_int_equal(kt_exec(&k), HOLO_OK);
       assert_int_equal(k.out[0].rank, 4);
       size_t outer = 1, inner = 1;
-      for (int i = 0; i < a; i++) outer *= (size_t)s[i];
-      for (int i = a + 1; i < 3; i++) inner *= (size_t)s[i];
+      for (int i = 0; i < a; i++)
+        outer *= (size_t)s[i];
+      for (int i = a + 1; i < 3; i++)
+        inner *= (size_t)s[i];
       const int32_t *y = k.out[0].data;
       for (size_t o = 0; o < outer; o++)
         for (size_t j = 0; j < 10; j++)
@@ -297,7 +307,8 @@ static void test_expand_where_clip(void **st) {
   assert_int_equal(k.out[0].rank, 3);
   assert_int_equal(k.out[0].shape[1], 3);
   const int16_t *y = k.out[0].data;
-  for (int i = 0; i < 36; i++) assert_int_equal(y[i], x[(i / 6) % 3]);
+  for (int i = 0; i < 36; i++)
+    assert_int_equal(y[i], x[(i / 6) % 3]);
   kt_free(&k);
   int64_t badshape[3] = {2, 4, 6};
   kt_init(&k, "Expand");
@@ -354,7 +365,8 @@ static void test_expand_where_clip(void **st) {
   kt_input(&k, 2, HOLO_DT_F32, 0, one, lo);
   assert_int_equal(kt_exec(&k), HOLO_OK);
   yc = k.out[0].data;
-  for (int i = 0; i < 4; i++) assert_true(yc[i] == -1);
+  for (int i = 0; i < 4; i++)
+    assert_true(yc[i] == -1);
   kt_free(&k);
   int8_t ix[4] = {-128, 0, 5, 127}, imax[1] = {4}, want[4] = {-128, 0, 4, 4};
   int64_t s4[1] = {4};
@@ -406,7 +418,8 @@ static void test_squeeze(void **st) {
   assert_int_equal(kt_exec(&k), HOLO_OK);
   assert_int_equal(k.out[0].rank, 4);
   int64_t want[4] = {1, 3, 2, 1};
-  for (int i = 0; i < 4; i++) assert_int_equal(k.out[0].shape[i], want[i]);
+  for (int i = 0; i < 4; i++)
+    assert_int_equal(k.out[0].shape[i], want[i]);
   int64_t dup[2] = {0, -4};
   kt_init(&k, "Unsqueeze");
   kt_input(&k, 0, HOLO_DT_F32, 2, s2, x);
@@ -458,7 +471,8 @@ static void test_more_layout(void **st) {
   /* Trilu over a batch of [3,4] with k in -4..4 */
   int64_t ts[3] = {2, 3, 4}, one[1] = {1};
   float tx[24];
-  for (int i = 0; i < 24; i++) tx[i] = (float)i + 1;
+  for (int i = 0; i < 24; i++)
+    tx[i] = (float)i + 1;
   for (int up = 0; up < 2; up++)
     for (int64_t kk = -4; kk <= 4; kk++) {
       kt_init(&k, "Trilu");
@@ -488,8 +502,10 @@ static void test_more_layout(void **st) {
     kt_init(&k, "Split");
     k.call.n_outputs = 2;
     kt_input(&k, 0, HOLO_DT_I32, 2, ss, sx);
-    if (mode == 0) kt_input(&k, 1, HOLO_DT_I64, 1, two, sizes);
-    else kt_attr_int(&k, "num_outputs", 2);
+    if (mode == 0)
+      kt_input(&k, 1, HOLO_DT_I64, 1, two, sizes);
+    else
+      kt_attr_int(&k, "num_outputs", 2);
     kt_attr_int(&k, "axis", -1);
     assert_int_equal(kt_exec(&k), HOLO_OK);
     int64_t w0 = mode == 0 ? 3 : 4;
@@ -547,7 +563,8 @@ static void test_more_layout(void **st) {
   /* CumSum on [3,5] along both axes, all four flag combinations */
   int64_t cs[2] = {3, 5};
   float cx[15];
-  for (int i = 0; i < 15; i++) cx[i] = (float)(i * 7 % 11) - 5;
+  for (int i = 0; i < 15; i++)
+    cx[i] = (float)(i * 7 % 11) - 5;
   for (int axis = 0; axis < 2; axis++)
     for (int fl = 0; fl < 4; fl++) {
       bool excl = fl & 1, rev = fl & 2;
@@ -599,7 +616,8 @@ static void test_more_layout(void **st) {
   kt_input(&k, 1, HOLO_DT_I64, 1, two, rep);
   assert_int_equal(kt_exec(&k), HOLO_OK);
   assert_int_equal(k.out[0].shape[0], 4);
-  for (int i = 0; i < 12; i++) assert_true(((float *)k.out[0].data)[i] == hx[i % 6]);
+  for (int i = 0; i < 12; i++)
+    assert_true(((float *)k.out[0].data)[i] == hx[i % 6]);
   kt_free(&k);
   kt_init(&k, "Tile");
   kt_input(&k, 0, HOLO_DT_F32, 2, hs, hx);
@@ -619,11 +637,125 @@ static void test_more_layout(void **st) {
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "Tile");
 }
 
+/* ScatterElements / ScatterND / GatherND: reductions (NaN wins max), a
+ * duplicate index under "none" (the later one), integer add wrapping,
+ * batch_dims, and every index or shape mistake refused before a write. */
+static void test_scatter_gathernd(void **st) {
+  (void)st;
+  int64_t s23[2] = {2, 3}, s22[2] = {2, 2}, s21[2] = {2, 1}, s2[1] = {2}, s1[1] = {1};
+  float x[6] = {0, 1, 2, 3, 4, 5}, u[4] = {10, 20, 30, NAN};
+  int64_t ind[4] = {2, 2, -1, 0};
+  kt_call k;
+  /* none, axis 1: row 0 gets 10 then 20 at column 2; row 1 gets 30 at 2, NaN at 0 */
+  kt_init(&k, "ScatterElements");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s22, ind);
+  kt_input(&k, 2, HOLO_DT_F32, 2, s22, u);
+  kt_attr_int(&k, "axis", 1);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const float *y = k.out[0].data;
+  assert_true(y[0] == 0 && y[1] == 1 && y[2] == 20 && isnan(y[3]) && y[4] == 4 && y[5] == 30);
+  kt_free(&k);
+  const char *reds[4] = {"add", "mul", "max", "min"};
+  const float want2[4] = {32, 400, 20, 2};
+  for (int r = 0; r < 4; r++) {
+    kt_init(&k, "ScatterElements");
+    kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+    kt_input(&k, 1, HOLO_DT_I64, 2, s22, ind);
+    kt_input(&k, 2, HOLO_DT_F32, 2, s22, u);
+    kt_attr_int(&k, "axis", 1);
+    kt_attr_string(&k, "reduction", reds[r]);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    y = k.out[0].data;
+    assert_true(y[2] == want2[r] && isnan(y[3]));
+    kt_free(&k);
+  }
+  /* i32 add wraps */
+  int32_t xi[2] = {INT32_MAX, 5}, ui[1] = {1};
+  int64_t i0[1] = {0};
+  kt_init(&k, "ScatterElements");
+  kt_input(&k, 0, HOLO_DT_I32, 1, s2, xi);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s1, i0);
+  kt_input(&k, 2, HOLO_DT_I32, 1, s1, ui);
+  kt_attr_string(&k, "reduction", "add");
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(((int32_t *)k.out[0].data)[0], INT32_MIN);
+  kt_free(&k);
+  /* refusals: index out of range, shape mismatch, unknown reduction, reduction of u8 */
+  int64_t bad[4] = {2, 3, 0, 0};
+  kt_init(&k, "ScatterElements");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s22, bad);
+  kt_input(&k, 2, HOLO_DT_F32, 2, s22, u);
+  kt_attr_int(&k, "axis", 1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "ScatterElements");
+  kt_init(&k, "ScatterElements");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s22, ind);
+  kt_input(&k, 2, HOLO_DT_F32, 2, s21, u);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "ScatterElements");
+  kt_init(&k, "ScatterND");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s21, i0);
+  kt_input(&k, 2, HOLO_DT_F32, 2, s23, x);
+  kt_attr_string(&k, "reduction", "avg");
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "ScatterND");
+  uint8_t xb[2] = {1, 2};
+  kt_init(&k, "ScatterElements");
+  kt_input(&k, 0, HOLO_DT_U8, 1, s2, xb);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s1, i0);
+  kt_input(&k, 2, HOLO_DT_U8, 1, s1, xb);
+  kt_attr_string(&k, "reduction", "mul");
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "ScatterElements");
+  /* ScatterND: rows by a [2,1] index tuple list ([1], [-2] = row 0), updates [2,3] */
+  int64_t rows[2] = {1, -2};
+  float ur[6] = {6, 7, 8, 9, 10, 11};
+  kt_init(&k, "ScatterND");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s21, rows);
+  kt_input(&k, 2, HOLO_DT_F32, 2, s23, ur);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const float wnd[6] = {9, 10, 11, 6, 7, 8};
+  assert_memory_equal(k.out[0].data, wnd, sizeof wnd);
+  kt_free(&k);
+  int64_t rows_bad[2] = {1, 2};
+  kt_init(&k, "ScatterND");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s21, rows_bad);
+  kt_input(&k, 2, HOLO_DT_F32, 2, s23, ur);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "ScatterND");
+  /* GatherND batch_dims 1: batch b takes element [b, ind[b]] */
+  int64_t gi[2] = {2, -3};
+  kt_init(&k, "GatherND");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s21, gi);
+  kt_attr_int(&k, "batch_dims", 1);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].rank, 1);
+  assert_true(((float *)k.out[0].data)[0] == 2 && ((float *)k.out[0].data)[1] == 3);
+  kt_free(&k);
+  int64_t gbad[2] = {3, 0};
+  kt_init(&k, "GatherND");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s21, gbad);
+  kt_attr_int(&k, "batch_dims", 1);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "GatherND");
+  kt_init(&k, "GatherND");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_input(&k, 1, HOLO_DT_I64, 2, s21, gi);
+  kt_attr_int(&k, "batch_dims", 2);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "GatherND");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_slice),  cmocka_unit_test(test_pad),
-      cmocka_unit_test(test_gather), cmocka_unit_test(test_expand_where_clip),
-      cmocka_unit_test(test_squeeze), cmocka_unit_test(test_more_layout),
+      cmocka_unit_test(test_slice),
+      cmocka_unit_test(test_pad),
+      cmocka_unit_test(test_gather),
+      cmocka_unit_test(test_expand_where_clip),
+      cmocka_unit_test(test_squeeze),
+      cmocka_unit_test(test_more_layout),
+      cmocka_unit_test(test_scatter_gathernd),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
