@@ -555,6 +555,7 @@ OPS.ScatterElements = {
 OPS.Scatter = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('ScatterElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)), reduction: A.string('none') }) };
 OPS.ScatterND = { attrs: ['reduction'], norm: (ctx, n) => ctx.emit('ScatterND', n.inputs, n.outputs, { reduction: scatterReduction(ctx, n) }) };
 OPS.GatherND = { attrs: ['batch_dims'], norm: (ctx, n) => ctx.emit('GatherND', n.inputs, n.outputs, { batch_dims: A.int(attr(n, 'batch_dims', 0)) }) };
+OPS.NonZero = { attrs: [], norm: (ctx, n) => ctx.emit('NonZero', n.inputs, n.outputs, {}) };
 OPS.GatherElements = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('GatherElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)) }) };
 OPS.CumSum = { attrs: ['exclusive', 'reverse'], norm: (ctx, n) => ctx.emit('CumSum', n.inputs, n.outputs, { exclusive: A.int(attr(n, 'exclusive', 0)), reverse: A.int(attr(n, 'reverse', 0)) }) };
 OPS.Trilu = { attrs: ['upper'], norm: (ctx, n) => ctx.emit('Trilu', n.inputs, n.outputs, { upper: A.int(attr(n, 'upper', 1)) }) };

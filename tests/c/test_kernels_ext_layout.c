@@ -747,6 +747,87 @@ static void test_scatter_gathernd(void **st) {
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "GatherND");
 }
 
+/* TopK: the insertion path (k <= 32) and the merge-sort path (k > 32)
+ * give one order (value, NaN beyond +inf, ties by index), largest and
+ * smallest, along an inner axis; NonZero over NaN, -0, bool and a scalar. */
+static void test_topk_nonzero(void **st) {
+  (void)st;
+  enum { N = 301 };
+  float x[2 * N];
+  for (int i = 0; i < 2 * N; i++)
+    x[i] = (float)((i * 37) % 23) - 11; /* many ties */
+  x[5] = NAN, x[2 * 100 + 1] = NAN, x[17] = INFINITY;
+  int64_t sx[2] = {N, 2}, s1[1] = {1};
+  for (int largest = 0; largest < 2; largest++) {
+    float v32[32 * 2], v40[40 * 2];
+    int64_t i32[32 * 2], i40[40 * 2];
+    for (int pass = 0; pass < 2; pass++) {
+      int64_t kk[1] = {pass ? 40 : 32};
+      kt_call k;
+      kt_init(&k, "TopK");
+      kt_input(&k, 0, HOLO_DT_F32, 2, sx, x);
+      kt_input(&k, 1, HOLO_DT_I64, 1, s1, kk);
+      kt_attr_int(&k, "axis", 0);
+      kt_attr_int(&k, "largest", largest);
+      k.call.n_outputs = 2;
+      assert_int_equal(kt_exec(&k), HOLO_OK);
+      memcpy(pass ? (void *)v40 : (void *)v32, k.out[0].data, (size_t)kk[0] * 2 * 4);
+      memcpy(pass ? (void *)i40 : (void *)i32, k.out[1].data, (size_t)kk[0] * 2 * 8);
+      kt_free(&k);
+    }
+    /* the first 32 rows of k=40 are k=32's, bit for bit */
+    assert_memory_equal(v32, v40, sizeof v32);
+    assert_memory_equal(i32, i40, sizeof i32);
+    for (int t = 0; t < 40; t++)
+      for (int col = 0; col < 2; col++) {
+        int64_t id = i40[t * 2 + col];
+        float v = v40[t * 2 + col];
+        assert_true(id >= 0 && id < N);
+        assert_memory_equal(&v, &x[id * 2 + col], 4);
+        if (t) { /* the order: value, then index */
+          float p = v40[(t - 1) * 2 + col];
+          int64_t pid = i40[(t - 1) * 2 + col];
+          /* NaN beyond every number: compare (is NaN, value) */
+          int c = isnan(p) || isnan(v) ? isnan(p) - isnan(v) : (p > v) - (p < v);
+          assert_true(largest ? (c > 0 || (c == 0 && pid < id)) : (c < 0 || (c == 0 && pid < id)));
+        }
+      }
+    if (largest)
+      assert_true(isnan(v40[1]) && isnan(v40[3]) && v40[5] == INFINITY && i40[1] == 2 && i40[3] == 100);
+  }
+  kt_call k;
+  int64_t kbig[1] = {N + 1};
+  kt_init(&k, "TopK");
+  kt_input(&k, 0, HOLO_DT_F32, 2, sx, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s1, kbig);
+  kt_attr_int(&k, "axis", 0);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "TopK");
+  int64_t s2[1] = {2}, k2[2] = {1, 1};
+  kt_init(&k, "TopK");
+  kt_input(&k, 0, HOLO_DT_F32, 2, sx, x);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s2, k2);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "TopK");
+
+  float z[6] = {0, -0.0f, NAN, 1, 0, 2};
+  int64_t s23[2] = {2, 3};
+  kt_init(&k, "NonZero");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, z);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].shape[0], 2);
+  assert_int_equal(k.out[0].shape[1], 3);
+  const int64_t wz[6] = {0, 1, 1, 2, 0, 2}; /* (0,2) (1,0) (1,2) */
+  assert_memory_equal(k.out[0].data, wz, sizeof wz);
+  kt_free(&k);
+  uint8_t b[1] = {1};
+  kt_init(&k, "NonZero");
+  kt_input(&k, 0, HOLO_DT_BOOL, 0, s1, b);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].shape[0], 1);
+  assert_int_equal(k.out[0].shape[1], 1);
+  assert_int_equal(((int64_t *)k.out[0].data)[0], 0);
+  kt_free(&k);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_slice),
@@ -756,6 +837,7 @@ int main(void) {
       cmocka_unit_test(test_squeeze),
       cmocka_unit_test(test_more_layout),
       cmocka_unit_test(test_scatter_gathernd),
+      cmocka_unit_test(test_topk_nonzero),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
