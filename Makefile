@@ -134,6 +134,12 @@ setup:
 test: build
 	@bash tools/test-all.sh
 
+# The packed npm package through Vite, webpack, esbuild, Rollup and Parcel in
+# Chromium (part of make test; tests/bundlers/run.mjs NAME... runs some).
+.PHONY: test-bundlers
+test-bundlers: build
+	@node tests/bundlers/run.mjs
+
 # The main job sets itself up on a fresh machine.
 run:
 	@{ [ -d node_modules ] && command -v clang-19 >/dev/null && [ -e /usr/bin/chromium ]; } || bash tools/setup.sh

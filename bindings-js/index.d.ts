@@ -88,7 +88,7 @@ export interface LoadOptions {
   verifyConstants?: boolean;
   /** false: do not compute the constant-only cone at load. Default true. */
   warmCone?: boolean;
-  /** A core module to use instead of the shipped ones (workerd: the wasm binding). */
+  /** A core module to use instead of the shipped ones (workerd: the wasm binding; with `threads`: the threaded build). */
   wasm?: WasmSource;
   /**
    * false: the core computes every input label with its own SHA-256. Default:

@@ -74,6 +74,9 @@ suite zoo-small node tests/zoo/run.mjs
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
 [ -f tests/browser/worker.test.mjs ] && suite browser-worker node tests/browser/worker.test.mjs
 [ -f tests/browser/threads.test.mjs ] && suite browser-threads node tests/browser/threads.test.mjs
+# The packed npm package built into a small app by Vite, webpack, esbuild, Rollup
+# and Parcel, each output run in Chromium (page, worker, threads) vs Node; the Vite dev server.
+suite bundlers node tests/bundlers/run.mjs
 # The core on a bare-metal Cortex-M4F (qemu mps2-an386), bytes vs the wasm build.
 suite baremetal bash tools/test-baremetal.sh
 # Fuzzing (each target FUZZ_SECONDS, 30 in CI: a smoke run; campaigns are `make fuzz`, docs/fuzzing.md) and valgrind over the C suite.

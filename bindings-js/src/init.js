@@ -44,7 +44,9 @@ export async function init(wasm, options = {}) {
     if (m) return new Runtime(m, v, host);
     tried.push(FILES[v]);
   }
-  throw new HologramError('UNSUPPORTED', `no core module this engine can run is shipped (looked for ${tried.join(', ') || 'nothing'})`);
+  // A bundler or dev server that moved this module without dist/ is the usual cause in a browser.
+  throw new HologramError('UNSUPPORTED', `no core module this engine can run is shipped (looked for ${tried.join(', ') || 'nothing'} in ../dist/ from this module); ` +
+    'a bundle must emit them (see "Using with a bundler" in the hologram-exec README), or pass { wasm }');
 }
 
 // threads > 1 (or the threaded variant by name): the threaded module where
