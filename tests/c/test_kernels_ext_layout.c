@@ -828,6 +828,59 @@ static void test_topk_nonzero(void **st) {
   kt_free(&k);
 }
 
+/* SpaceToDepth then DepthToSpace (DCR) is the identity, on a 2-byte dtype;
+ * CRD differs from DCR; every malformed geometry is refused. */
+static void test_depth_space(void **st) {
+  (void)st;
+  int64_t sx[4] = {2, 3, 4, 6};
+  uint16_t x[144];
+  for (int i = 0; i < 144; i++)
+    x[i] = (uint16_t)(i * 7 + 1);
+  kt_call a, b;
+  kt_init(&a, "SpaceToDepth");
+  kt_input(&a, 0, HOLO_DT_U16, 4, sx, x);
+  kt_attr_int(&a, "blocksize", 2);
+  assert_int_equal(kt_exec(&a), HOLO_OK);
+  const int64_t want[4] = {2, 12, 2, 3};
+  assert_memory_equal(a.out[0].shape, want, sizeof want);
+  for (int crd = 0; crd < 2; crd++) {
+    kt_init(&b, "DepthToSpace");
+    kt_input(&b, 0, HOLO_DT_U16, 4, a.out[0].shape, a.out[0].data);
+    kt_attr_int(&b, "blocksize", 2);
+    kt_attr_string(&b, "mode", crd ? "CRD" : "DCR");
+    assert_int_equal(kt_exec(&b), HOLO_OK);
+    assert_memory_equal(b.out[0].shape, sx, sizeof sx);
+    if (!crd)
+      assert_memory_equal(b.out[0].data, x, sizeof x);
+    else
+      assert_true(memcmp(b.out[0].data, x, sizeof x) != 0);
+    kt_free(&b);
+  }
+  kt_free(&a);
+  int64_t s3[3] = {3, 4, 6}, sodd[4] = {1, 3, 4, 6};
+  kt_init(&a, "DepthToSpace");
+  kt_input(&a, 0, HOLO_DT_U16, 3, s3, x);
+  kt_attr_int(&a, "blocksize", 2);
+  kt_expect_fail(&a, HOLO_ERR_KERNEL, "DepthToSpace");
+  kt_init(&a, "DepthToSpace");
+  kt_input(&a, 0, HOLO_DT_U16, 4, sodd, x);
+  kt_attr_int(&a, "blocksize", 2);
+  kt_expect_fail(&a, HOLO_ERR_KERNEL, "DepthToSpace");
+  kt_init(&a, "DepthToSpace");
+  kt_input(&a, 0, HOLO_DT_U16, 4, sx, x);
+  kt_attr_int(&a, "blocksize", 1);
+  kt_attr_string(&a, "mode", "XYZ");
+  kt_expect_fail(&a, HOLO_ERR_KERNEL, "DepthToSpace");
+  kt_init(&a, "SpaceToDepth");
+  kt_input(&a, 0, HOLO_DT_U16, 4, sx, x);
+  kt_attr_int(&a, "blocksize", 4);
+  kt_expect_fail(&a, HOLO_ERR_KERNEL, "SpaceToDepth");
+  kt_init(&a, "SpaceToDepth");
+  kt_input(&a, 0, HOLO_DT_U16, 4, sx, x);
+  kt_attr_int(&a, "blocksize", 0);
+  kt_expect_fail(&a, HOLO_ERR_KERNEL, "SpaceToDepth");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_slice),
@@ -838,6 +891,7 @@ int main(void) {
       cmocka_unit_test(test_more_layout),
       cmocka_unit_test(test_scatter_gathernd),
       cmocka_unit_test(test_topk_nonzero),
+      cmocka_unit_test(test_depth_space),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
