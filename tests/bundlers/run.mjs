@@ -8,15 +8,19 @@
 // 127.0.0.1 (cross-origin isolated: COOP/COEP) and run in headless Chromium:
 // page, worker, and threads: 2. Every output must equal Node's (the same
 // tarball, the same variant) byte for byte and label for label. Then the Vite
-// dev server runs the page and the worker. Offline: the bundlers are the
-// root package.json's pinned devDependencies; Parcel's cache is a tmp dir.
+// dev server runs the page, the worker and threads, and the README's
+// Cloudflare Workers recipe is bundled as wrangler does and run by workerd.
+// Offline: the bundlers are the root package.json's pinned devDependencies;
+// Parcel's cache is a tmp dir.
 //
-//   node tests/bundlers/run.mjs [vite webpack esbuild rollup parcel vite-dev]
+//   node tests/bundlers/run.mjs [vite webpack esbuild rollup parcel vite-dev cloudflare]
 //   last line: "bundlers: N passed, N failed"
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { spawn, spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { ROOT, ISOLATION, assert, suite, startServer, launch, finish } from '../browser/harness.mjs';
 import { GraphBuilder, DT } from '../../compiler/graph.js';
 import { writeHolo } from '../../compiler/holo-writer.js';
@@ -268,6 +272,7 @@ async function main() {
   }
 
   if (want('vite-dev')) await viteDev();
+  if (want('cloudflare')) await cloudflare();
   console.log(`# ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
 }
 
@@ -301,6 +306,65 @@ async function viteDev() {
   } finally {
     if (server) await server.close();
   }
+}
+
+// The README's Cloudflare Workers recipe (tests/bundlers/app/cloudflare/
+// worker.js, the README's code verbatim), bundled by esbuild the way
+// wrangler bundles (conditions workerd/worker/browser; .wasm and .holo
+// imports left as modules the config provides), served by workerd.
+async function cloudflare() {
+  const WORKERD = path.join(ROOT, 'node_modules/@cloudflare/workerd-linux-64/bin/workerd');
+  const src = fs.readFileSync(path.join(APP, 'cloudflare/worker.js'), 'utf8');
+  await S.check('cloudflare: the README recipe is tests/bundlers/app/cloudflare/worker.js verbatim', () => {
+    assert(fs.readFileSync(path.join(ROOT, 'bindings-js/README.md'), 'utf8').includes('```js\n' + src + '```'), 'README and the tested worker differ');
+  });
+  await S.check('cloudflare: bundled as wrangler does, the worker runs under workerd with Node\'s bytes', async () => {
+    assert(fs.existsSync(WORKERD), `workerd missing at ${WORKERD}`);
+    const esbuild = await import('esbuild');
+    const dir = path.join(tmp, 'out-cloudflare');
+    const asModules = { name: 'modules', setup(b) { b.onResolve({ filter: /\.(wasm|holo)$/ }, (a) => ({ path: path.basename(a.path), external: true })); } };
+    const r = await esbuild.build({ absWorkingDir: APP, entryPoints: ['cloudflare/worker.js'], bundle: true, format: 'esm', platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'], outfile: path.join(dir, 'worker.js'), plugins: [asModules], logLevel: 'silent' });
+    assert(r.warnings.length === 0, `esbuild warnings: ${JSON.stringify(r.warnings).slice(0, 500)}`);
+    fs.copyFileSync(path.join(PKG_DIR, 'dist/hologram-simd128.wasm'), path.join(dir, 'hologram-simd128.wasm'));
+    fs.writeFileSync(path.join(dir, 'model.holo'), ARCHIVES['mlp.holo']);
+    const port = await new Promise((res) => { const t = http.createServer(); t.listen(0, '127.0.0.1', () => { const p = t.address().port; t.close(() => res(p)); }); });
+    fs.writeFileSync(path.join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .w) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const w :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "hologram-simd128.wasm", wasm = embed "hologram-simd128.wasm"),
+    (name = "model.holo", data = embed "model.holo"),
+  ],
+  compatibilityDate = "2025-01-01",
+);
+`);
+    const child = spawn(WORKERD, ['serve', path.join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (d) => { log += d; });
+    child.stderr.on('data', (d) => { log += d; });
+    try {
+      let res = null;
+      for (const t = Date.now(); !res && Date.now() - t < 20_000 && child.exitCode === null;) {
+        res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+        if (!res) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert(res, `workerd did not serve (exit ${child.exitCode}):\n${log}`);
+      const body = await res.json();
+      assert(res.status === 200 && body.label, `worker: ${JSON.stringify(body)}\n${log}`);
+      const { load } = await import(pathToFileURL(path.join(PKG_DIR, 'index.js')).href);
+      const s = await load(ARCHIVES['mlp.holo'], { variant: 'simd128' });
+      const [y] = s.execute([new Float32Array(64)]);
+      assert(body.label === y.label && JSON.stringify(body.y) === JSON.stringify(Array.from(y.data)), `label ${body.label} != ${y.label}`);
+      s.dispose();
+      return `${body.label.slice(0, 19)}…, bundle ${fs.statSync(path.join(dir, 'worker.js')).size} bytes`;
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+    }
+  });
 }
 
 try {
