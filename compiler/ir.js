@@ -279,6 +279,8 @@ function inferDtype(c) {
   if (BOOL_OUT.has(op)) c.dtype = DT.bool;
   if (op === 'Cast') c.dtype = attr(c.node, 'to');
   if (op === 'Where') c.dtype = c.ins[1]?.dtype ?? c.dt0;
+  if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
+  if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
   if (op === 'Shape' || op === 'Size' || op === 'ArgMax' || op === 'ArgMin' || op === 'NonZero') c.dtype = DT.i64;
 }
 

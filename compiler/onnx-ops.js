@@ -331,6 +331,23 @@ OPS.BatchNormalization = {
   },
 };
 
+// CastLike (opset 15): Cast to the dtype of its second input, known here.
+OPS.CastLike = {
+  attrs: ['saturate'],
+  norm(ctx, n) {
+    const to = ctx.value(n.inputs[1]).dtype;
+    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13].includes(to)) throw new Unsupported(`cast to ${dtypeName(to)} is not supported`);
+    ctx.emit('Cast', [n.inputs[0]], n.outputs, { to: A.int(to) });
+  },
+};
+OPS.EyeLike = {
+  attrs: ['dtype', 'k'],
+  norm(ctx, n) {
+    const a = { k: A.int(attr(n, 'k', 0)) };
+    if (n.attrs.dtype !== undefined) a.dtype = A.int(attr(n, 'dtype'));
+    ctx.emit('EyeLike', n.inputs, n.outputs, a);
+  },
+};
 OPS.Cast = {
   attrs: ['to'],
   norm(ctx, n) {

@@ -226,6 +226,7 @@ export const MORE_SHAPE_RULES = new Map([
   ['ScatterND', ({ x }) => x],
   ['GatherND', gatherNdShape],
   ['Trilu', ({ x }) => x],
+  ['EyeLike', ({ x }) => x],
   ['OneHot', oneHotShape],
   ['Range', rangeShape],
   ['Resize', resizeShape],

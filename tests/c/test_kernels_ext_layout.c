@@ -881,6 +881,66 @@ static void test_depth_space(void **st) {
   kt_expect_fail(&a, HOLO_ERR_KERNEL, "SpaceToDepth");
 }
 
+/* OneHot: float indices truncate, negatives count from the end, an index
+ * out of range is a row of off, axis 0; EyeLike: k shifts the diagonal,
+ * dtype f16, a 1-D input refused. */
+static void test_onehot_eyelike(void **st) {
+  (void)st;
+  float ind[4] = {1.9f, -1, 3, -4};
+  int64_t s4[1] = {4}, s1[1] = {1}, s2[1] = {2}, d[1] = {3};
+  int32_t vals[2] = {-5, 7};
+  kt_call k;
+  kt_init(&k, "OneHot");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s4, ind);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s1, d);
+  kt_input(&k, 2, HOLO_DT_I32, 1, s2, vals);
+  kt_attr_int(&k, "axis", 0);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const int64_t ws[2] = {3, 4};
+  assert_memory_equal(k.out[0].shape, ws, sizeof ws);
+  /* columns: index 1, 2 (= -1 + 3), none (3), none (-4) */
+  const int32_t want[12] = {-5, -5, -5, -5, 7, -5, -5, -5, -5, 7, -5, -5};
+  assert_memory_equal(k.out[0].data, want, sizeof want);
+  kt_free(&k);
+  int64_t d0[1] = {0};
+  kt_init(&k, "OneHot");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s4, ind);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s1, d0);
+  kt_input(&k, 2, HOLO_DT_I32, 1, s2, vals);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "OneHot");
+  kt_init(&k, "OneHot");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s4, ind);
+  kt_input(&k, 1, HOLO_DT_I64, 1, s1, d);
+  kt_input(&k, 2, HOLO_DT_I32, 1, s1, vals);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "OneHot");
+
+  int64_t s23[2] = {2, 3};
+  float x[6] = {0};
+  kt_init(&k, "EyeLike");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_attr_int(&k, "k", 1);
+  kt_attr_int(&k, "dtype", HOLO_DT_F16);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_int_equal(k.out[0].dtype, HOLO_DT_F16);
+  const uint16_t we[6] = {0, 0x3c00, 0, 0, 0, 0x3c00};
+  assert_memory_equal(k.out[0].data, we, sizeof we);
+  kt_free(&k);
+  kt_init(&k, "EyeLike");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_attr_int(&k, "k", -5);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const float wz[6] = {0};
+  assert_memory_equal(k.out[0].data, wz, sizeof wz);
+  kt_free(&k);
+  kt_init(&k, "EyeLike");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s4, x);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "EyeLike");
+  kt_init(&k, "EyeLike");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s23, x);
+  kt_attr_int(&k, "dtype", 8); /* string */
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "EyeLike");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_slice),
@@ -892,6 +952,7 @@ int main(void) {
       cmocka_unit_test(test_scatter_gathernd),
       cmocka_unit_test(test_topk_nonzero),
       cmocka_unit_test(test_depth_space),
+      cmocka_unit_test(test_onehot_eyelike),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
