@@ -3,6 +3,7 @@
 // scheduling; this file only finds out whether the engine can run it, creates
 // the shared memory, and starts / stops the worker instances.
 import { builtin, isNode } from './builtin.js';
+import { movedByVite } from './variants.js';
 
 const STACK = 256 * 1024; // per worker: kernel tasks only (GEMM blocks)
 
@@ -33,7 +34,10 @@ export function sharedMemory() {
 // import.meta.url), { type: 'module' }), written out in full. Node's URL is
 // built from a copy of import.meta.url so that a bundler does not emit the
 // script a second time as a plain asset.
-const webWorker = () => new Worker(new URL('./threads-worker.js', import.meta.url), { type: 'module' });
+const webWorker = () => {
+  const moved = movedByVite('src/threads-worker.js'); // Vite 6/7's dev server (src/variants.js)
+  return moved ? new Worker(moved, { type: 'module' }) : new Worker(new URL('./threads-worker.js', import.meta.url), { type: 'module' });
+};
 const HERE = import.meta.url;
 const nodeWorkerUrl = () => new URL('./threads-worker.js', HERE);
 

@@ -25,6 +25,23 @@ const SHIPPED_URL = {
   'simd128-threads': () => new URL('../dist/hologram-simd128-threads.wasm', import.meta.url),
 };
 
+// Vite 6 and 7's dev servers pre-bundle this module into
+// node_modules/.vite/deps/ without dist/ (vitejs/vite#8427), where a path
+// relative to import.meta.url finds nothing; the package's own files are
+// still served from node_modules/hologram-exec/ (Vite 8 rewrites to the
+// same place). Built from a copy of import.meta.url, not the literal
+// pattern, so that no bundler takes it for an asset of its own.
+const HERE = import.meta.url;
+const VITE_DEPS = /\/node_modules\/\.vite\/deps(_temp_[0-9a-z]+)?\/[^/]+$/;
+/** The URL of the package file `rel` when this module runs from Vite's dependency cache, else null. */
+export function movedByVite(rel) {
+  try {
+    return VITE_DEPS.test(new URL(HERE).pathname) ? new URL(`../../hologram-exec/${rel}`, HERE) : null;
+  } catch {
+    return null; // workerd: import.meta.url is no URL
+  }
+}
+
 /** What this engine supports, by WebAssembly.validate on tiny probe modules. */
 export function features() {
   return { simd: WebAssembly.validate(new Uint8Array(PROBE_SIMD)), relaxedSimd: WebAssembly.validate(new Uint8Array(PROBE_RELAXED)) };
@@ -88,7 +105,7 @@ async function compile(bytes, what) {
 export function shipped(variant) {
   if (!compiled.has(variant)) {
     const p = (async () => {
-      const url = SHIPPED_URL[variant]();
+      const url = movedByVite(`dist/${FILES[variant]}`) ?? SHIPPED_URL[variant]();
       const bytes = await readBytes(url);
       return bytes ? compile(bytes, String(url)) : null;
     })();
