@@ -348,6 +348,11 @@ OPS.EyeLike = {
     ctx.emit('EyeLike', n.inputs, n.outputs, a);
   },
 };
+for (const w of ['HannWindow', 'HammingWindow', 'BlackmanWindow'])
+  OPS[w] = {
+    attrs: ['output_datatype', 'periodic'],
+    norm: (ctx, n) => ctx.emit(w, n.inputs, n.outputs, { output_datatype: A.int(attr(n, 'output_datatype', 1)), periodic: A.int(attr(n, 'periodic', 1)) }),
+  };
 OPS.Cast = {
   attrs: ['to'],
   norm(ctx, n) {

@@ -213,6 +213,12 @@ function gatherNdShape({ x, sh, node }) {
   return [...ind.slice(0, -1), ...x.slice(b + k)];
 }
 
+/** The window functions: [size], size a constant scalar. */
+function windowShape({ ints }) {
+  const s = ints(0);
+  return s && s.length === 1 && s[0] >= 0 ? [s[0]] : null;
+}
+
 export const MORE_SHAPE_RULES = new Map([
   ['Split', splitShape],
   ['Slice', sliceShape],
@@ -227,6 +233,7 @@ export const MORE_SHAPE_RULES = new Map([
   ['GatherND', gatherNdShape],
   ['Trilu', ({ x }) => x],
   ['EyeLike', ({ x }) => x],
+  ...['HannWindow', 'HammingWindow', 'BlackmanWindow'].map((w) => [w, windowShape]),
   ['OneHot', oneHotShape],
   ['Range', rangeShape],
   ['Resize', resizeShape],

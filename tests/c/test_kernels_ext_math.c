@@ -663,6 +663,43 @@ static void test_bitshift_classify(void **st) {
   kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "IsNaN");
 }
 
+/* The window functions against libm, both periodic forms, size 0 and 1,
+ * an f64 output; a negative size and a bool output refused. */
+static void test_windows(void **st) {
+  (void)st;
+  static const char *const ops[3] = {"HannWindow", "HammingWindow", "BlackmanWindow"};
+  int64_t s0[1] = {1};
+  for (int w = 0; w < 3; w++)
+    for (int periodic = 0; periodic < 2; periodic++)
+      for (int64_t size = 0; size <= 9; size++) {
+        kt_call k;
+        kt_init(&k, ops[w]);
+        kt_input(&k, 0, HOLO_DT_I64, 0, s0, &size);
+        kt_attr_int(&k, "periodic", periodic);
+        kt_attr_int(&k, "output_datatype", HOLO_DT_F64);
+        assert_int_equal(kt_exec(&k), HOLO_OK);
+        assert_int_equal(k.out[0].shape[0], size);
+        const double *y = k.out[0].data, N = (double)(periodic ? size : size - 1);
+        for (int64_t n = 0; n < size; n++) {
+          double x = N > 0 ? 2 * 3.14159265358979323846 * (double)n / N : 0;
+          double want = w == 0   ? pow(sin(x / 2), 2)
+                        : w == 1 ? 25.0 / 46 - 21.0 / 46 * cos(x)
+                                 : 0.42 - 0.5 * cos(x) + 0.08 * cos(2 * x);
+          assert_true(fabs(y[n] - want) < 1e-15);
+        }
+        kt_free(&k);
+      }
+  kt_call k;
+  int64_t neg = -1, three = 3;
+  kt_init(&k, "HannWindow");
+  kt_input(&k, 0, HOLO_DT_I64, 0, s0, &neg);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "HannWindow");
+  kt_init(&k, "HannWindow");
+  kt_input(&k, 0, HOLO_DT_I64, 0, s0, &three);
+  kt_attr_int(&k, "output_datatype", HOLO_DT_BOOL);
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "HannWindow");
+}
+
 /* ------------------------------------------------ broadcasting elementwise */
 
 static size_t bc_off(const int64_t *idx, uint32_t ry, const int64_t *s, uint32_t r) {
@@ -1015,6 +1052,7 @@ int main(void) {
       cmocka_unit_test(test_unary_exact),
       cmocka_unit_test(test_unary_more),
       cmocka_unit_test(test_bitshift_classify),
+      cmocka_unit_test(test_windows),
       cmocka_unit_test(test_max_min_f32),
       cmocka_unit_test(test_pow_mod),
       cmocka_unit_test(test_compare_logic),
