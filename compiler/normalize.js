@@ -94,7 +94,8 @@ function nodeSpec(ir, n, opset) {
   }
   // every supported op but Constant reads input 0 and writes output 0
   if (!n.inputs[0] && n.opType !== 'Constant') throw new Error(`unsupported op '${n.opType}' (${where}): input 0 is missing`);
-  if (!n.outputs[0]) throw new Error(`unsupported op '${n.opType}' (${where}): output 0 is missing`);
+  // (the recurrent ops' Y is optional: their normalizer names it)
+  if (!n.outputs[0] && !(spec.out0Optional && n.outputs.some(Boolean))) throw new Error(`unsupported op '${n.opType}' (${where}): output 0 is missing`);
   // every input is defined before the normalizer reads it (ctx.value of an
   // undefined name is undefined; emit's own check comes too late for those)
   for (const i of n.inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${where} (${n.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);

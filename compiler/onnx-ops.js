@@ -8,9 +8,10 @@
 // an attribute not listed is refused (it may change the semantics). `norm`
 // emits canonical nodes through ctx.emit and may return nothing.
 import { RESIZE_OPS } from './onnx-ops-resize.js';
+import { RNN_OPS } from './onnx-ops-rnn.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
-export { Unsupported };
+export { Unsupported, numel };
 
 const ones = (n) => Array(n).fill(1);
 const zeros = (n) => Array(n).fill(0);
@@ -68,7 +69,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -518,8 +519,6 @@ OPS.Dropout = {
   // opset >= 12: the training_mode input decides (see rewrites/remove-identity.js)
   norm: (ctx, n) => ctx.emit('Dropout', n.inputs, n.outputs, {}),
 };
-
-export { numel };
 
 // ---- ops the converter maps for kernels that may not exist yet (the backend
 // check at the end of convert() refuses them until a kernel is registered)

@@ -1,7 +1,7 @@
 // Shape rules for the ops whose output shapes ir.js's core rules do not
 // tell: ops with several outputs (Split, TopK, MaxPool's indices, Dropout's
 // mask, LayerNormalization's statistics), Slice, GatherElements, OneHot,
-// Range, Einsum, ConvTranspose, the depth/space shuffles. Only ops the
+// Range, Einsum, ConvTranspose, the depth/space shuffles, the recurrent ops. Only ops the
 // converter maps have a rule (each is then checked); an op's mapping brings
 // its rule.
 //
@@ -189,6 +189,19 @@ function resizeShape({ ir, x, r, node }) {
   return out;
 }
 
+/** Y [S,D,B,H] (layout 1: [B,S,D,H]); Y_h and Y_c [D,B,H] ([B,D,H]). */
+function recurrentShape(c) {
+  const { x, node } = c;
+  if (!x || x.length !== 3) return null;
+  const layout = attr(node, 'layout', 0), H = attr(node, 'hidden_size', null);
+  const D = attr(node, 'direction', 'forward') === 'bidirectional' ? 2 : 1;
+  if (typeof H !== 'number') return null;
+  const [S, B] = layout ? [x[1], x[0]] : [x[0], x[1]];
+  const hs = layout ? [B, D, H] : [D, B, H];
+  c.more = [null, { shape: hs, dtype: c.dtype }, { shape: hs, dtype: c.dtype }];
+  return layout ? [B, S, D, H] : [S, D, B, H];
+}
+
 /** Same shape as input 0, with extra outputs of that shape (MaxPool's Indices, Dropout's mask). */
 const sameWith = (dtypes) => (c) => {
   c.more = [null, ...dtypes.map((d) => ({ shape: null, dtype: DT[d], same: true }))];
@@ -238,6 +251,9 @@ export const MORE_SHAPE_RULES = new Map([
   ['Range', rangeShape],
   ['Resize', resizeShape],
   ['LayerNormalization', layerNormStats],
+  ['LSTM', recurrentShape],
+  ['GRU', recurrentShape],
+  ['RNN', recurrentShape],
 ]);
 
 /** Extra outputs whose shape is output 0's (MaxPool's Indices: i64; Dropout's mask: bool). */

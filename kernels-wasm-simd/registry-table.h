@@ -24,6 +24,13 @@
     {.op = "Conv", .identity = "Conv/f32/" GEMM_CLASS "/2", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
      .infer = holo_k_conv_f32_infer, .run = holo_k_conv_f32_run,
      .pack = holo_k_conv_f32_pack},
+    /* the recurrent family: per-step GEMMs on W and R packed once (operators/recurrent.c) */
+    {.op = "LSTM", .identity = "LSTM/f32/" GEMM_CLASS "/1", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
+     .infer = holo_k_lstm_infer, .run = holo_k_lstm_run, .pack = holo_k_lstm_pack},
+    {.op = "GRU", .identity = "GRU/f32/" GEMM_CLASS "/1", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
+     .infer = holo_k_gru_infer, .run = holo_k_gru_run, .pack = holo_k_gru_pack},
+    {.op = "RNN", .identity = "RNN/f32/" GEMM_CLASS "/1", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,
+     .infer = holo_k_rnn_infer, .run = holo_k_rnn_run, .pack = holo_k_rnn_pack},
 
     /* ---- Broadcasting arithmetic ---- */
     {.op = "Add", .identity = "Add/f32,i32,i64/scalar/1", .dtypes = "f32,i32,i64",
@@ -177,6 +184,8 @@
      .infer = holo_k_layernorm_infer, .run = holo_k_layernorm_run},
     {.op = "holo.LayerNormSteps", .identity = "holo.LayerNormSteps/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_layernormsteps_infer, .run = holo_k_layernormsteps_run},
+    {.op = "InstanceNormalization", .identity = "InstanceNormalization/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_instancenorm_infer, .run = holo_k_instancenorm_run},
 
     /* ---- Reductions ---- */
     {.op = "ReduceSum", .identity = "ReduceSum/f32,f64/scalar/1", .dtypes = "f32,f64",

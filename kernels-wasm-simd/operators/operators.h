@@ -56,8 +56,8 @@ HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(black
     /* along one axis (softmax.c, argminmax.c, cumsum.c) */
     HOLO_K_OPERATOR(softmax_f32) HOLO_K_OPERATOR(logsoftmax) HOLO_K_OPERATOR(hardmax) HOLO_K_OPERATOR(argmax)
         HOLO_K_OPERATOR(argmin) HOLO_K_OPERATOR(cumsum)
-    /* normalization (layernorm.c) */
-    HOLO_K_OPERATOR(layernorm) HOLO_K_OPERATOR(layernormsteps)
+    /* normalization (layernorm.c, instancenorm.c) */
+    HOLO_K_OPERATOR(layernorm) HOLO_K_OPERATOR(layernormsteps) HOLO_K_OPERATOR(instancenorm)
     /* reductions (reduce.c) */
     HOLO_K_OPERATOR(reducesum) HOLO_K_OPERATOR(reducemean) HOLO_K_OPERATOR(reducemax)
         HOLO_K_OPERATOR(reducemin) HOLO_K_OPERATOR(reduceprod) HOLO_K_OPERATOR(reducesumsquare)
@@ -73,6 +73,11 @@ HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(black
     HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range) HOLO_K_OPERATOR(shape) HOLO_K_OPERATOR(size)
     /* resampling and the transposed convolution (resize.c, convtranspose.c) */
     HOLO_K_OPERATOR(resize) HOLO_K_OPERATOR(convtranspose)
+    /* the recurrent family (recurrent.c, recurrent-run.c), with the pack of W and R */
+    HOLO_K_OPERATOR(rnn) HOLO_K_OPERATOR(gru) HOLO_K_OPERATOR(lstm)
+holo_status holo_k_rnn_pack(holo_pack_call *p);
+holo_status holo_k_gru_pack(holo_pack_call *p);
+holo_status holo_k_lstm_pack(holo_pack_call *p);
 
     /* the views (views.c): alias input 0, nothing to run */
     holo_status holo_k_reshape_infer(holo_kernel_call *c);

@@ -153,8 +153,8 @@ test('Softmax opset 11 (coerce to 2-D) vs opset 13 (one axis), both as onnxrunti
 
 test('an unsupported op is refused naming the op, the node and what is missing', () => {
   const b = new OnnxBuilder(13);
-  b.input('x', FLOAT, [1, 2, 3]).node('LSTM', ['x', 'w', 'r'], ['y'], {}, 'lstm_1').output('y', FLOAT, null);
-  assert.throws(() => convert(b.bytes()), (e) => e.message === "unsupported op 'LSTM' (node 'lstm_1'): not implemented by hologram-exec");
+  b.input('x', FLOAT, [1, 2, 3]).node('Det', ['x'], ['y'], {}, 'det_1').output('y', FLOAT, null);
+  assert.throws(() => convert(b.bytes()), (e) => e.message === "unsupported op 'Det' (node 'det_1'): not implemented by hologram-exec");
   const c = new OnnxBuilder(13);
   c.input('x', FLOAT, [2]).node('Relu', ['x'], ['y'], { alpha: 3 }, 'r').output('y', FLOAT, null);
   assert.throws(() => convert(c.bytes()), /unsupported op 'Relu' \(node 'r'\): attribute 'alpha' is not supported/);
@@ -299,12 +299,12 @@ test('holo CLI: convert (with --shape), info, and exit code 2 on a refusal', () 
   r = run('info', `${dir}/mlp-plain.holo`);
   assert.match(r.stdout, /^ops: MatMul=2 Add=2 Relu=1$/m);
   const b = new OnnxBuilder(13);
-  b.input('x', FLOAT, [1, 2, 3]).node('LSTM', ['x', 'w', 'r'], ['y'], {}, 'lstm_1').output('y', FLOAT, null);
-  fs.writeFileSync(`${dir}/lstm.onnx`, b.bytes());
-  r = run('convert', `${dir}/lstm.onnx`, '-o', `${dir}/lstm.holo`);
+  b.input('x', FLOAT, [1, 2, 3]).node('Det', ['x'], ['y'], {}, 'det_1').output('y', FLOAT, null);
+  fs.writeFileSync(`${dir}/det.onnx`, b.bytes());
+  r = run('convert', `${dir}/det.onnx`, '-o', `${dir}/det.holo`);
   assert.is(r.status, 2);
-  assert.is(r.stderr.trim(), `holo: ${dir}/lstm.onnx: unsupported op 'LSTM' (node 'lstm_1'): not implemented by hologram-exec`);
-  assert.not.ok(fs.existsSync(`${dir}/lstm.holo`));
+  assert.is(r.stderr.trim(), `holo: ${dir}/det.onnx: unsupported op 'Det' (node 'det_1'): not implemented by hologram-exec`);
+  assert.not.ok(fs.existsSync(`${dir}/det.holo`));
   fs.rmSync(dir, { recursive: true });
 });
 

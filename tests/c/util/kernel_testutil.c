@@ -83,6 +83,16 @@ void kt_attr_ints(kt_call *k, const char *name, uint32_t n, const int64_t *v) {
   for (uint32_t i = 0; i < n; i++) kt_le((uint8_t *)a->payload + 8 * i, (uint64_t)v[i], 8);
 }
 
+void kt_attr_floats(kt_call *k, const char *name, uint32_t n, const float *v) {
+  assert_true(n <= 32);
+  holo_attr *a = kt_new_attr(k, name, HOLO_ATTR_FLOATS, n);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, &v[i], 4);
+    kt_le((uint8_t *)a->payload + 4 * i, u, 4);
+  }
+}
+
 void kt_attr_string(kt_call *k, const char *name, const char *s) {
   size_t n = strlen(s);
   assert_true(n <= 128);
@@ -122,7 +132,7 @@ holo_status kt_exec(kt_call *k) {
 
 void kt_free(kt_call *k) {
   if (k->call.alias_input != 0)
-    for (uint32_t i = 0; i < 2; i++) {
+    for (uint32_t i = 0; i < 3; i++) {
       free(k->out[i].data);
       k->out[i].data = NULL;
     }

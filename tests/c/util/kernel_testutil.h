@@ -16,7 +16,7 @@ typedef struct kt_call {
   holo_kernel_call call;
   const holo_kernel *kernel;
   holo_tensor in[KT_MAX_IN];
-  holo_tensor out[2];
+  holo_tensor out[3];
   holo_attr attrs[KT_MAX_ATTR];
   uint8_t payload[KT_MAX_ATTR][128];
   char msg[HOLO_MSG_CAP];
@@ -32,6 +32,7 @@ void kt_absent(kt_call *k, uint32_t idx);
 void kt_attr_int(kt_call *k, const char *name, int64_t v);
 void kt_attr_float(kt_call *k, const char *name, float v);
 void kt_attr_ints(kt_call *k, const char *name, uint32_t n, const int64_t *v);
+void kt_attr_floats(kt_call *k, const char *name, uint32_t n, const float *v);
 void kt_attr_string(kt_call *k, const char *name, const char *s);
 holo_status kt_infer(kt_call *k);
 /* infer, then allocate outputs + workspace and run; returns the first failure. */
