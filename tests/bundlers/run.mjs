@@ -148,6 +148,8 @@ const servers = [];
 async function serve(dir) {
   const routes = {};
   for (const [f, b] of Object.entries(ARCHIVES)) routes[`/${f}`] = ['application/octet-stream', b];
+  // Core modules at URLs of the page's choosing, for { wasm: '/…' }.
+  for (const v of ['scalar', 'simd128-threads']) routes[`/core/${v}.wasm`] = ['application/wasm', fs.readFileSync(path.join(PKG_DIR, `dist/hologram-${v}.wasm`))];
   const srv = await startServer({ routes, mounts: [['/', dir]], headers: () => ISOLATION });
   servers.push(srv);
   return srv;
@@ -180,6 +182,16 @@ function sameAsNode(got, archive, threads) {
 }
 
 async function runAll(name, base) {
+  await S.check(`${name}: { wasm: '/core/scalar.wasm' } (a string: page-relative) in the worker, same bytes as Node's scalar`, async () => {
+    const got = await runPage(`${base}?mode=worker&wasm=/core/scalar.wasm&variant=scalar`);
+    assert(got.backend === 'scalar', `backend ${got.backend}`);
+    return sameAsNode(got, 'mlp.holo', 1);
+  });
+  await S.check(`${name}: { wasm: '/core/simd128-threads.wasm', threads: 2 } runs the given threaded build`, async () => {
+    const got = await runPage(`${base}?mode=page&archive=mm.holo&threads=2&wasm=/core/simd128-threads.wasm`);
+    assert(got.backend === 'simd128-threads' && got.threads === 2, `backend ${got.backend}, threads ${got.threads}: ${got.why}`);
+    return sameAsNode(got, 'mm.holo', 2);
+  });
   await S.check(`${name}: page runs mlp.holo, same bytes and label as Node`, async () => {
     const got = await runPage(`${base}?mode=page`);
     assert(!got.inWorker, 'ran in a worker');

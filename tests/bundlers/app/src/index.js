@@ -1,9 +1,10 @@
 // The app's page: ?mode=page runs the job here, ?mode=worker in a module
-// Web Worker; the result lands in window.__holo for the test runner.
+// Web Worker (?archive=, ?threads=, ?wasm= a core module URL, ?variant=);
+// the result lands in window.__holo for the test runner.
 import { run } from './run.js';
 
 const q = new URLSearchParams(location.search);
-const job = { archive: q.get('archive') || 'mlp.holo', threads: Number(q.get('threads') || 1) };
+const job = { archive: q.get('archive') || 'mlp.holo', threads: Number(q.get('threads') || 1), wasm: q.get('wasm'), variant: q.get('variant') };
 
 function inWorker() {
   const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });

@@ -3,8 +3,9 @@
 import { init } from 'hologram-exec';
 import { inputFor } from './input.js';
 
-export async function run({ archive, threads }) {
-  const rt = await init(undefined, threads > 1 ? { threads } : {});
+// wasm: a URL string the page names (the { wasm } option), or none: the shipped modules.
+export async function run({ archive, threads, wasm, variant }) {
+  const rt = await init(wasm || undefined, { ...(threads > 1 ? { threads } : {}), ...(variant ? { variant } : {}) });
   const res = await fetch(new URL(`/${archive}`, location.href));
   if (!res.ok) throw new Error(`${archive}: HTTP ${res.status}`);
   const s = rt.load(new Uint8Array(await res.arrayBuffer()));
