@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { init, load, HologramError } from '../../bindings-js/index.js';
 import { workerErrorText } from '../../bindings-js/src/threads.js';
 import { PKG, fixture } from './helpers.mjs';
@@ -143,6 +144,27 @@ test('a worker that fails to start says why, whatever the error event carries', 
   assert.is(workerErrorText(new TypeError('x is not a function')), 'x is not a function');
   assert.is(workerErrorText(new Error('')), 'Error');
   assert.not.match(workerErrorText({}), /undefined/);
+});
+
+test('without process.getBuiltinModule (Node < 20.16) the built-ins come by import(): dist/ is read and the threads start', () => {
+  const script = `
+    process.getBuiltinModule = undefined;
+    const { load } = await import(${JSON.stringify(pathToFileURL(join(PKG, 'index.js')).href)});
+    const b = new Uint8Array((await import('node:fs')).readFileSync(${JSON.stringify(join(PKG, '..', 'tests', 'fixtures', 'mlp.holo'))}));
+    const out = {};
+    for (const [k, o] of Object.entries({ one: { variant: 'simd128' }, two: { threads: 2 } })) {
+      const s = await load(b, o);
+      const [y] = s.execute([new Float32Array(64).fill(0.5)]);
+      out[k] = { backend: s.backend, label: y.label };
+      s.dispose();
+    }
+    console.log(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 });
+  assert.is(r.status, 0, r.stderr);
+  const got = JSON.parse(r.stdout);
+  assert.is(got.one.backend, 'simd128');
+  assert.is(got.two.backend, 'simd128-threads');
+  assert.is(got.two.label, got.one.label);
 });
 
 test.run();
