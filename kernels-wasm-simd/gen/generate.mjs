@@ -23,10 +23,18 @@ const ROOT = join(HERE, '..', '..');
 
 /** Every generated file: its template, its path and the template's parameters. */
 export const INSTANCES = [
-  { template: 'vbinary.c.in', out: 'vbinary-f32-scalar.c', params: { ISA: 'scalar', DT: 'f32', T: 'float', U: '', BITS: 32 } },
-  { template: 'vbinary.c.in', out: 'vbinary-f32-simd128.c', params: { ISA: 'simd128', DT: 'f32', T: 'float', U: '', BITS: 32 } },
-  { template: 'vbinary.c.in', out: 'vbinary-i32-scalar.c', params: { ISA: 'scalar', DT: 'i32', T: 'int32_t', U: 'uint32_t', BITS: 32 } },
-  { template: 'vbinary.c.in', out: 'vbinary-i64-scalar.c', params: { ISA: 'scalar', DT: 'i64', T: 'int64_t', U: 'uint64_t', BITS: 64 } },
+  { template: 'vbinary.c.in', out: 'vbinary-f32-scalar.c', params: { ISA: 'scalar', DT: 'f32', T: 'float', U: '', BITS: 32, SIGNED: true } },
+  { template: 'vbinary.c.in', out: 'vbinary-f32-simd128.c', params: { ISA: 'simd128', DT: 'f32', T: 'float', U: '', BITS: 32, SIGNED: true } },
+  { template: 'vbinary.c.in', out: 'vbinary-f64-scalar.c', params: { ISA: 'scalar', DT: 'f64', T: 'double', U: '', BITS: 64, SIGNED: true } },
+  { template: 'vbinary.c.in', out: 'vbinary-i32-scalar.c', params: { ISA: 'scalar', DT: 'i32', T: 'int32_t', U: 'uint32_t', BITS: 32, SIGNED: true } },
+  { template: 'vbinary.c.in', out: 'vbinary-i64-scalar.c', params: { ISA: 'scalar', DT: 'i64', T: 'int64_t', U: 'uint64_t', BITS: 64, SIGNED: true } },
+  // the narrow and unsigned integers: arithmetic in a 32-bit unsigned type at least (no promotion to int)
+  { template: 'vbinary.c.in', out: 'vbinary-i8-scalar.c', params: { ISA: 'scalar', DT: 'i8', T: 'int8_t', U: 'uint32_t', BITS: 8, SIGNED: true } },
+  { template: 'vbinary.c.in', out: 'vbinary-i16-scalar.c', params: { ISA: 'scalar', DT: 'i16', T: 'int16_t', U: 'uint32_t', BITS: 16, SIGNED: true } },
+  { template: 'vbinary.c.in', out: 'vbinary-u8-scalar.c', params: { ISA: 'scalar', DT: 'u8', T: 'uint8_t', U: 'uint32_t', BITS: 8, SIGNED: false } },
+  { template: 'vbinary.c.in', out: 'vbinary-u16-scalar.c', params: { ISA: 'scalar', DT: 'u16', T: 'uint16_t', U: 'uint32_t', BITS: 16, SIGNED: false } },
+  { template: 'vbinary.c.in', out: 'vbinary-u32-scalar.c', params: { ISA: 'scalar', DT: 'u32', T: 'uint32_t', U: 'uint32_t', BITS: 32, SIGNED: false } },
+  { template: 'vbinary.c.in', out: 'vbinary-u64-scalar.c', params: { ISA: 'scalar', DT: 'u64', T: 'uint64_t', U: 'uint64_t', BITS: 64, SIGNED: false } },
   { template: 'gemm-f32-4x8.c.in', out: 'gemm-f32-4x8-simd128.c', params: { ISA: 'simd128' } },
   { template: 'gemm-f32-4x8.c.in', out: 'gemm-f32-4x8-relaxedsimd.c', params: { ISA: 'relaxedsimd' } },
   { template: 'dwconv2d-f32-rows.c.in', out: 'dwconv2d-f32-rows-scalar.c', params: { ISA: 'scalar' } },

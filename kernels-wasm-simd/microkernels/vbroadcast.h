@@ -15,8 +15,8 @@
 
 #include "common/fp-contract.h"
 
-/* Add, Sub, Mul, Div: holo_ukernel_v{add,sub,mul,div}_{f32,i32,i64}__scalar
- * (vbinary-f32-scalar.c, vbinary-i32-scalar.c, vbinary-i64-scalar.c) and
+/* Add, Sub, Mul, Div: holo_ukernel_v{add,sub,mul,div}_<dt>__scalar for
+ * f32, f64 and every integer dtype (vbinary-<dt>-scalar.c) and
  * holo_ukernel_v{add,sub,mul,div}_f32__simd128 (vbinary-f32-simd128.c: 4
  * lanes where both steps are 0 or 1, the same bytes as the scalar kernel),
  * generated from the template vbinary.c.in in kernels-wasm-simd/gen. */
@@ -28,6 +28,13 @@
 HOLO_VBINARY_DECLS(f32, float)
 HOLO_VBINARY_DECLS(i32, int32_t)
 HOLO_VBINARY_DECLS(i64, int64_t)
+HOLO_VBINARY_DECLS(f64, double)
+HOLO_VBINARY_DECLS(i8, int8_t)
+HOLO_VBINARY_DECLS(i16, int16_t)
+HOLO_VBINARY_DECLS(u8, uint8_t)
+HOLO_VBINARY_DECLS(u16, uint16_t)
+HOLO_VBINARY_DECLS(u32, uint32_t)
+HOLO_VBINARY_DECLS(u64, uint64_t)
 #undef HOLO_VBINARY_DECLS
 #ifdef __wasm_simd128__
 void holo_ukernel_vadd_f32__simd128(size_t n, const float *a, size_t sa, const float *b, size_t sb, float *y);

@@ -1,5 +1,6 @@
 /* Broadcasting arithmetic (numpy multidirectional broadcasting):
- *  Add, Sub, Mul, Div  f32, i32, i64. Integer add/sub/mul wrap modulo 2^n;
+ *  Add, Sub, Mul, Div  f32, f64 and every integer dtype. Integer add/sub/mul
+ *                      wrap modulo 2^n;
  *                      integer division truncates toward zero, INT_MIN / -1
  *                      wraps to INT_MIN, and division by zero is an error
  *                      value, never a trap.
@@ -28,16 +29,19 @@ static holo_status binary_dtypes(holo_kernel_call *c, int op, const holo_tensor 
   holo_status st;
   if (op == OP_POW) {
     if (dt != HOLO_DT_F32 && dt != HOLO_DT_F64 && dt != HOLO_DT_F16 && dt != HOLO_DT_I32 && dt != HOLO_DT_I64)
-      return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Pow: base dtype %s is not supported", holo_k_dtype_name(dt));
+      return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Pow: base dtype %s is not supported",
+                         holo_k_dtype_name(dt));
     if (t[1]->dtype == HOLO_DT_BOOL)
       return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Pow: exponent dtype bool is not supported");
     return HOLO_OK;
   }
   if ((st = holo_k_ew_same_dtype(c, name, t, 2))) return st;
   if (op == OP_MOD)
-    return dt == HOLO_DT_BOOL ? holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Mod: dtype bool is not supported") : HOLO_OK;
-  if (dt != HOLO_DT_F32 && dt != HOLO_DT_I32 && dt != HOLO_DT_I64)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: dtype %s is not supported (f32, i32, i64 are)", name,
+    return dt == HOLO_DT_BOOL ? holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Mod: dtype bool is not supported")
+                              : HOLO_OK;
+  if (dt == HOLO_DT_BOOL || dt == HOLO_DT_F16 || holo_dtype_size(dt) == 0)
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
+                       "%s: dtype %s is not supported (f32, f64 and the integers are)", name,
                        holo_k_dtype_name(dt));
   return HOLO_OK;
 }
@@ -65,7 +69,8 @@ static holo_status binary_infer(holo_kernel_call *c, int op) {
 
 /* One row of Add..Div in the operands' dtype (f32: the SIMD kernel where
  * the build has it, the same bytes). */
-static void arith_row(int op, uint32_t dt, size_t n, const void *a, size_t sa, const void *b, size_t sb, void *y) {
+static void arith_row(int op, uint32_t dt, size_t n, const void *a, size_t sa, const void *b, size_t sb,
+                      void *y) {
 #define ROW(DT, ISA)                                                                                         \
   switch (op) {                                                                                              \
   case OP_ADD: holo_ukernel_vadd_##DT##__##ISA(n, a, sa, b, sb, y); break;                                   \
@@ -78,8 +83,18 @@ static void arith_row(int op, uint32_t dt, size_t n, const void *a, size_t sa, c
 #else
   if (dt == HOLO_DT_F32) ROW(f32, scalar)
 #endif
-  else if (dt == HOLO_DT_I32) ROW(i32, scalar)
-  else ROW(i64, scalar)
+  else
+    switch (dt) {
+    case HOLO_DT_F64: ROW(f64, scalar) break;
+    case HOLO_DT_I8: ROW(i8, scalar) break;
+    case HOLO_DT_I16: ROW(i16, scalar) break;
+    case HOLO_DT_I32: ROW(i32, scalar) break;
+    case HOLO_DT_U8: ROW(u8, scalar) break;
+    case HOLO_DT_U16: ROW(u16, scalar) break;
+    case HOLO_DT_U32: ROW(u32, scalar) break;
+    case HOLO_DT_U64: ROW(u64, scalar) break;
+    default: ROW(i64, scalar) break;
+    }
 #undef ROW
 }
 
@@ -90,7 +105,7 @@ static holo_status binary_run(holo_kernel_call *c, int op) {
   if (!holo_k_ew_walk(c, &w)) return HOLO_OK;
   /* Checked up front so no output bytes are written on failure. Every
    * divisor element is used when the output is non-empty. */
-  if (op == OP_DIV && (a->dtype == HOLO_DT_I32 || a->dtype == HOLO_DT_I64) && holo_k_ew_has_zero(b))
+  if (op == OP_DIV && !holo_k_is_float(a->dtype) && holo_k_ew_has_zero(b))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Div: integer division by zero (%s)", holo_k_dtype_name(a->dtype));
   const bool fm = holo_attr_int(c, "fmod", 0) != 0;
   const size_t es = holo_dtype_size(yt->dtype);
@@ -108,7 +123,6 @@ static holo_status binary_run(holo_kernel_call *c, int op) {
 }
 
 #define DEF(fn, op)                                                                                          \
-  holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return binary_infer(c, op); }                      \
+  holo_status holo_k_##fn##_infer(holo_kernel_call *c) { return binary_infer(c, op); }                       \
   holo_status holo_k_##fn##_run(holo_kernel_call *c) { return binary_run(c, op); }
-DEF(add, OP_ADD) DEF(sub, OP_SUB) DEF(mul, OP_MUL)
-DEF(div, OP_DIV) DEF(pow, OP_POW) DEF(mod, OP_MOD)
+DEF(add, OP_ADD) DEF(sub, OP_SUB) DEF(mul, OP_MUL) DEF(div, OP_DIV) DEF(pow, OP_POW) DEF(mod, OP_MOD)

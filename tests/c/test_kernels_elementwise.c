@@ -24,8 +24,8 @@ static size_t ew_off(const int64_t *idx, uint32_t ry, const int64_t *s, uint32_t
   return off;
 }
 
-static void ew_check_f32(int op, uint32_t ra, const int64_t *sa, uint32_t rb, const int64_t *sb,
-                         uint32_t ry, const int64_t *sy, uint64_t seed) {
+static void ew_check_f32(int op, uint32_t ra, const int64_t *sa, uint32_t rb, const int64_t *sb, uint32_t ry,
+                         const int64_t *sy, uint64_t seed) {
   size_t na = kt_numel(ra, sa), nb = kt_numel(rb, sb), ny = kt_numel(ry, sy);
   float *A = malloc(na * 4 + 4), *B = malloc(nb * 4 + 4);
   kt_fill(A, na, &seed, -2, 2);
@@ -48,7 +48,8 @@ static void ew_check_f32(int op, uint32_t ra, const int64_t *sa, uint32_t rb, co
   assert_int_equal(kt_exec(&k), HOLO_OK);
   assert_int_equal(k.call.alias_input, -1);
   assert_int_equal(k.out[0].rank, ry);
-  for (uint32_t i = 0; i < ry; i++) assert_int_equal(k.out[0].shape[i], sy[i]);
+  for (uint32_t i = 0; i < ry; i++)
+    assert_int_equal(k.out[0].shape[i], sy[i]);
   kt_close(k.out[0].data, ref, ny, 1e-6, 0);
   kt_free(&k);
   free(A);
@@ -200,8 +201,13 @@ static void test_binary_refusals(void **st) {
     kt_expect_fail(&k, HOLO_ERR_KERNEL, ew_ops[op]);
 
     kt_init(&k, ew_ops[op]);
-    kt_input(&k, 0, HOLO_DT_U8, 1, s3, buf);
-    kt_input(&k, 1, HOLO_DT_U8, 1, s3, buf);
+    kt_input(&k, 0, HOLO_DT_BOOL, 1, s3, buf);
+    kt_input(&k, 1, HOLO_DT_BOOL, 1, s3, buf);
+    kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, ew_ops[op]);
+
+    kt_init(&k, ew_ops[op]);
+    kt_input(&k, 0, HOLO_DT_F16, 1, s3, buf);
+    kt_input(&k, 1, HOLO_DT_F16, 1, s3, buf);
     kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, ew_ops[op]);
 
     kt_init(&k, ew_ops[op]);
@@ -222,7 +228,8 @@ static void ew_check_unary(const char *op, double (*ref)(double), size_t n, uint
   float *x = malloc(n * 4 + 4);
   double *want = malloc(n * 8 + 8);
   kt_fill(x, n, &seed, -12, 12);
-  for (size_t i = 0; i < n; i++) want[i] = ref(x[i]);
+  for (size_t i = 0; i < n; i++)
+    want[i] = ref(x[i]);
   int64_t s[2] = {1, (int64_t)n};
   kt_call k;
   kt_init(&k, op);
@@ -260,7 +267,8 @@ static void test_unary(void **st) {
     assert_int_equal(kt_exec(&k), HOLO_OK);
     float *y = k.out[0].data;
     assert_true(isnan(y[0]));
-    for (int i = 1; i < 6; i++) assert_true(y[i] == want[o][i]);
+    for (int i = 1; i < 6; i++)
+      assert_true(y[i] == want[o][i]);
     kt_free(&k);
     /* rank 0 and empty tensors */
     float one = -2.0f;
@@ -298,8 +306,10 @@ static void ew_check_softmax(uint32_t r, const int64_t *s, int64_t axis, bool se
   for (size_t o = 0; o < outer; o++)
     for (size_t in = 0; in < inner; in++) {
       double mx = -INFINITY, sum = 0;
-      for (size_t i = 0; i < len; i++) mx = fmax(mx, x[(o * len + i) * inner + in]);
-      for (size_t i = 0; i < len; i++) sum += exp(x[(o * len + i) * inner + in] - mx);
+      for (size_t i = 0; i < len; i++)
+        mx = fmax(mx, x[(o * len + i) * inner + in]);
+      for (size_t i = 0; i < len; i++)
+        sum += exp(x[(o * len + i) * inner + in] - mx);
       for (size_t i = 0; i < len; i++)
         want[(o * len + i) * inner + in] = exp(x[(o * len + i) * inner + in] - mx) / sum;
     }
@@ -361,11 +371,69 @@ static void test_softmax(void **st) {
   kt_free(&k);
 }
 
+/* The narrow, unsigned and f64 forms of Add..Div: wrapping in the dtype
+ * (u16 * u16 must not overflow an int), signed INT8_MIN / -1, an unsigned
+ * divisor of all ones (not a "-1"), and an integer zero divisor refused. */
+static void test_binary_dtypes(void **st) {
+  (void)st;
+  int64_t s3[1] = {3};
+  uint16_t a16[3] = {65535, 300, 7}, b16[3] = {65535, 300, 2};
+  const uint16_t mul16[3] = {1, (uint16_t)(300 * 300), 14};
+  int8_t a8[3] = {INT8_MIN, 100, -7}, b8[3] = {-1, 100, 2};
+  const int8_t div8[3] = {INT8_MIN, 1, -3}, add8[3] = {127, -56, -5};
+  uint32_t a32[3] = {UINT32_MAX, 5, 9}, b32[3] = {UINT32_MAX, UINT32_MAX, 4};
+  const uint32_t div32[3] = {1, 0, 2};
+  double af[3] = {0.1, -2, 1e308}, bf[3] = {0.2, 0, 10};
+  struct {
+    const char *op;
+    uint32_t dt;
+    const void *a, *b, *want;
+    size_t bytes;
+  } cases[] = {
+      {"Mul", HOLO_DT_U16, a16, b16, mul16, 6},
+      {"Div", HOLO_DT_I8, a8, b8, div8, 3},
+      {"Add", HOLO_DT_I8, a8, b8, add8, 3},
+      {"Div", HOLO_DT_U32, a32, b32, div32, 12},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    kt_call k;
+    kt_init(&k, cases[i].op);
+    kt_input(&k, 0, cases[i].dt, 1, s3, cases[i].a);
+    kt_input(&k, 1, cases[i].dt, 1, s3, cases[i].b);
+    assert_int_equal(kt_exec(&k), HOLO_OK);
+    assert_int_equal(k.out[0].dtype, cases[i].dt);
+    assert_memory_equal(k.out[0].data, cases[i].want, cases[i].bytes);
+    kt_free(&k);
+  }
+  kt_call k;
+  kt_init(&k, "Add");
+  kt_input(&k, 0, HOLO_DT_F64, 1, s3, af);
+  kt_input(&k, 1, HOLO_DT_F64, 1, s3, bf);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const double *y = k.out[0].data;
+  assert_true(y[0] == 0.1 + 0.2 && y[1] == -2 && y[2] == 1e308 + 10);
+  kt_free(&k);
+  kt_init(&k, "Div");
+  kt_input(&k, 0, HOLO_DT_F64, 1, s3, af);
+  kt_input(&k, 1, HOLO_DT_F64, 1, s3, bf);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  assert_true(isinf(((double *)k.out[0].data)[1]));
+  kt_free(&k);
+  uint8_t u[3] = {1, 0, 2};
+  kt_init(&k, "Div");
+  kt_input(&k, 0, HOLO_DT_U8, 1, s3, u);
+  kt_input(&k, 1, HOLO_DT_U8, 1, s3, u);
+  assert_int_equal(kt_exec(&k), HOLO_ERR_KERNEL);
+  assert_non_null(strstr(k.msg, "division by zero"));
+  kt_free(&k);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_binary_f32_shapes), cmocka_unit_test(test_binary_f32_ieee),
       cmocka_unit_test(test_binary_int),        cmocka_unit_test(test_binary_refusals),
-      cmocka_unit_test(test_unary),             cmocka_unit_test(test_softmax),
+      cmocka_unit_test(test_binary_dtypes),     cmocka_unit_test(test_unary),
+      cmocka_unit_test(test_softmax),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

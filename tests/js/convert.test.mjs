@@ -148,7 +148,16 @@ test('Softmax opset 11 (coerce to 2-D) vs opset 13 (one axis), both as onnxrunti
   assert.not.ok(close(a, b), 'the two semantics differ on this input');
   const sym = new OnnxBuilder(11);
   sym.input('x', FLOAT, ['N', 'S', 4]).node('Softmax', ['x'], ['y'], { axis: 1 }).output('y', FLOAT, null);
-  assert.throws(() => convert(sym.bytes()), /unsupported op 'Softmax' \(node 'softmax_0'\).*symbolic/);
+  // symbolic dims: converts (a constant 0/-1 target, or the input's own Shape
+  // at execute time) and serves every size
+  const rs = convert(sym.bytes());
+  for (const shape of [[2, 3, 4], [1, 5, 4]]) {
+    const xs = rand(shape[0] * shape[1] * 4, 3);
+    const [want] = await ortRun(sym.bytes(), { x: { data: xs, shape } });
+    const [got] = holoRun(rs.holo, [{ data: xs, shape }]);
+    assert.equal(got.shape, shape);
+    assert.ok(close(got.data, want.data));
+  }
 });
 
 test('an unsupported op is refused naming the op, the node and what is missing', () => {

@@ -130,7 +130,8 @@ function both(c) {
 const F = D.f32;
 const fe = (dims) => t(F, dims);
 const UNARY_F = ['Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Abs', 'Neg', 'Sqrt', 'Reciprocal', 'Floor', 'Ceil', 'Erf', 'Sin', 'Cos', 'Tan', 'Sign', 'Round',
-  'Softsign', 'Softplus', 'HardSwish', 'LeakyRelu', 'Elu', 'Selu', 'Celu', 'HardSigmoid', 'ThresholdedRelu'];
+  'Softsign', 'Softplus', 'HardSwish', 'LeakyRelu', 'Elu', 'Selu', 'Celu', 'HardSigmoid', 'ThresholdedRelu',
+  'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Mish', 'Shrink'];
 const BINARY = ['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Mod', 'Max', 'Min', 'Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'PRelu'];
 const LOGIC = ['And', 'Or', 'Xor'];
 const REDUCE = ['ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2', 'ReduceLogSum', 'ReduceLogSumExp', 'ReduceSumSquare'];
@@ -189,6 +190,35 @@ Object.assign(RUNTIME_CASES, {
     { op: 'Gather', ins: [fe([0, 4]), t(D.i64, [2], [0, 1])], attrs: { axis: 1 } },
     { op: 'Gather', ins: [fe([3, 4]), sc(D.i64, -1)], attrs: { axis: 0 } },
   ]),
+  IsNaN: () => [F, D.f64, D.f16].map((dt) => ({ op: 'IsNaN', ins: [t(dt, [EDGE[dt].length])] })),
+  IsInf: () => [F, D.f64, D.f16].flatMap((dt) => [{ op: 'IsInf', ins: [t(dt, [EDGE[dt].length])] },
+    { op: 'IsInf', ins: [t(dt, [EDGE[dt].length])], attrs: { detect_positive: 0 } }]),
+  BitShift: () => [D.u8, D.u16, D.u32, D.u64].flatMap((dt) => ['LEFT', 'RIGHT'].map((direction) => ({
+    op: 'BitShift', ins: [t(dt, [EDGE[dt].length, 1]), t(dt, [5], BIG.has(dt) ? [0n, 1n, 7n, 63n, 64n] : [0, 1, 7, 15, 31])], attrs: { direction } }))),
+  EyeLike: () => [{ op: 'EyeLike', ins: [fe([3, 4])], attrs: { k: 1 } }, { op: 'EyeLike', ins: [t(D.i32, [4, 2])], attrs: { k: -1, dtype: D.f64 } }],
+  HannWindow: () => [{ op: 'HannWindow', ins: [sc(D.i64, 7)] }, { op: 'HannWindow', ins: [sc(D.i32, 1)], attrs: { periodic: 0 } }],
+  HammingWindow: () => [{ op: 'HammingWindow', ins: [sc(D.i64, 9)], attrs: { output_datatype: D.f64 } }],
+  BlackmanWindow: () => [{ op: 'BlackmanWindow', ins: [sc(D.i64, 0)] }, { op: 'BlackmanWindow', ins: [sc(D.i64, 6)], attrs: { periodic: 0 } }],
+  DepthToSpace: () => [{ op: 'DepthToSpace', ins: [fe([1, 8, 2, 3])], attrs: { blocksize: 2, mode: 'CRD' } }, { op: 'DepthToSpace', ins: [t(D.i64, [2, 4, 1, 2])], attrs: { blocksize: 2 } }],
+  SpaceToDepth: () => [{ op: 'SpaceToDepth', ins: [fe([1, 2, 4, 6])], attrs: { blocksize: 2 } }],
+  ScatterElements: () => [
+    { op: 'ScatterElements', ins: [fe([3, 4]), t(D.i64, [2, 4], [0, -1, 2, 1]), fe([2, 4])], attrs: { axis: 0, reduction: 'add' } },
+    { op: 'ScatterElements', ins: [t(D.i32, [3, 4]), t(D.i64, [3, 1], [3, -4, 0]), t(D.i32, [3, 1])], attrs: { axis: 1 } },
+    { op: 'ScatterElements', ins: [fe([3, 4]), t(D.i64, [1, 1], [3]), fe([1, 1])], attrs: { axis: 0 } }, // out of range: both refuse
+  ],
+  ScatterND: () => [
+    { op: 'ScatterND', ins: [fe([4, 3]), t(D.i64, [2, 1], [1, -1]), fe([2, 3])], attrs: { reduction: 'mul' } },
+    { op: 'ScatterND', ins: [t(D.u8, [2, 3]), t(D.i64, [2, 2], [0, 1, 1, 2]), t(D.u8, [2], [7, 9])] },
+  ],
+  GatherND: () => [
+    { op: 'GatherND', ins: [fe([2, 3, 4]), t(D.i64, [2, 1, 2], [1, 2, 0, -1])], attrs: { batch_dims: 0 } },
+    { op: 'GatherND', ins: [t(D.i64, [2, 3]), t(D.i64, [2, 1], [2, 0])], attrs: { batch_dims: 1 } },
+  ],
+  NonZero: () => [{ op: 'NonZero', ins: [fe([EDGE[F].length])] }, { op: 'NonZero', ins: [t(D.bool, [2, 2])] }, { op: 'NonZero', ins: [fe([0, 3])] }],
+  OneHot: () => [{ op: 'OneHot', ins: [t(D.i64, [2, 2], [0n, -1n, 3n, 7n]), sc(D.i64, 4), t(F, [2], [0, 1])], attrs: { axis: -1 } },
+    { op: 'OneHot', ins: [fe([3]), sc(F, 3.7), t(D.i32, [2], [5, 9])], attrs: { axis: 0 } }],
+  TopK: () => [{ op: 'TopK', ins: [fe([EDGE[F].length]), i64([5])], attrs: { axis: 0 }, outs: 2 },
+    { op: 'TopK', ins: [t(D.i64, [3, 4]), i64([2])], attrs: { axis: 1, largest: 0 }, outs: 2 }],
   GatherElements: () => [
     { op: 'GatherElements', ins: [fe([3, 4]), t(D.i64, [2, 4], [0, -1, 2, 1])], attrs: { axis: 0 } },
     { op: 'GatherElements', ins: [t(D.i64, [3, 4]), t(D.i32, [3, 1], [3, -4, 0])], attrs: { axis: 1 } },
@@ -392,8 +422,8 @@ test('a shape value is not cast in JS where the kernel could wrap: Cast of a sym
 });
 
 test('ops without a kernel are refused alike whether their inputs are constants or fed', () => {
-  for (const op of ['Asin', 'Acosh', 'IsNaN', 'TopK']) {
-    const c = op === 'TopK' ? { op, ins: [fe([5]), i64([2])], outs: 2 } : { op, ins: [fe([5])] };
+  for (const op of ['GlobalMaxPool', 'LpNormalization']) {
+    const c = op === 'GlobalMaxPool' ? { op, ins: [fe([1, 2, 3, 3])] } : { op, ins: [fe([2, 5])] };
     const r = both(c);
     assert.ok(r.refused, `${op} is refused`);
   }
