@@ -121,6 +121,9 @@ $(1)/test_%: $(1)/obj/tests/c/test_%.o $$($(1)_TEST_OBJ) $(1)/libholo.a
 endef
 $(eval $(call test_variant,$(A),$(SAN)))
 $(eval $(call test_variant,$(P),))
+# test_heap also links the wasm module's allocator (not part of libholo).
+$(A)/test_heap: $(A)/obj/bindings-js/src-c/heap.o
+$(P)/test_heap: $(P)/obj/bindings-js/src-c/heap.o
 
 %/:
 	@mkdir -p $@

@@ -68,10 +68,50 @@ export interface WarmStore {
 
 export type Variant = 'relaxed' | 'simd128' | 'scalar' | 'simd128-threads';
 
+/** Where the package runs; each has its memory defaults (README "Memory"). */
+export type Environment = 'node' | 'browser' | 'workerd' | 'isolate';
+
+/**
+ * The memory settings of a session (session.limits), chosen by environment
+ * unless the load options gave them:
+ *
+ * | environment | retainBytes | memoryBudget | memoRecords | ceilingBytes |
+ * |---|--:|--:|--:|---|
+ * | node    | 64 MiB | 0 (none) | 16384 | null (none) |
+ * | browser | 32 MiB | 256 MiB  | 16384 | base + Σ(load + 1.25 × budget + 16 MiB) |
+ * | workerd, isolate | 8 MiB | 16 MiB | 4096 | base + Σ(load + 1.25 × budget + 16 MiB) |
+ *
+ * base: the module's memory below its heap (about 1 MiB); load: the heap
+ * bytes a session's load took (archive copy, tables, packed weights, memo);
+ * the sum runs over the instance's sessions. The heap refuses to grow past
+ * the ceiling: cached dead values are evicted first, then the call fails
+ * with MEMORY (the session stays usable); a value beyond the budget fails
+ * with BUDGET. Raise them with the load options memoryBudget, retainBytes,
+ * memoRecords (or the session's setters); memoryBudget 0 lifts the ceiling.
+ */
+export interface SessionLimits {
+  readonly environment: Environment;
+  readonly retainBytes: number;
+  readonly memoryBudget: number;
+  readonly memoRecords: number;
+  /** The most linear memory the module instance may grow to with its current sessions; null: no ceiling. */
+  readonly ceilingBytes: number | null;
+}
+
 export interface LoadOptions {
   warmStore?: WarmStore | null;
-  /** Bound on transient bytes (0 or absent: unbounded). */
+  /**
+   * Bound on transient bytes (0: unbounded). Absent: the environment's
+   * default (SessionLimits: 0 in Node, 256 MiB in browsers, 16 MiB in workerd
+   * and other isolates).
+   */
   memoryBudget?: number | bigint;
+  /** Bytes of dead values kept as a cache (absent: the environment's default; Infinity: all the budget allows). */
+  retainBytes?: number | bigint;
+  /** The graph memo's records (rounded down to a power of two, 8 to 16384; 0 or absent: the environment's default). */
+  memoRecords?: number;
+  /** Use another environment's defaults (e.g. 'workerd' to size a worker while testing in Node). */
+  environment?: Environment;
   /** Force a shipped variant instead of the best supported one. */
   variant?: Variant;
   /**
@@ -198,9 +238,17 @@ export declare class Session {
   readonly storeError: unknown;
   memoryBudget: number;
   setMemoryBudget(bytes: number | bigint): void;
-  /** Bytes of dead values kept as a cache (default 64 MiB; Infinity: all the budget allows; 0: none). */
+  /** Bytes of dead values kept as a cache (default by environment, see SessionLimits; Infinity: all the budget allows; 0: none). */
   retainBytes: number;
   setRetainBytes(bytes: number | bigint): void;
+  /** The graph memo's record count (0: no memo). */
+  memoRecords: number;
+  /** A new, empty memo of n records (rounded down to a power of two, 8 to 16384; 0: the default). */
+  setMemoRecords(n: number): void;
+  /** The memory settings in force and the instance's ceiling (a frozen object). */
+  readonly limits: SessionLimits;
+  /** The linear memory of this session's module instance, in bytes. */
+  readonly memoryBytes: number;
   /** Re-hashes every constant against its stored label; throws FORMAT on a mismatch. */
   verify(): true;
   readonly disposed: boolean;
@@ -225,6 +273,10 @@ export declare class Runtime {
   readonly poolStats: { started: number; workerTasks: number; jobs: number; errors: string[] } | null;
   /** Stops the worker pool (idempotent); sessions keep working on one thread. */
   dispose(): void;
+  /** The instance's linear memory in bytes (memory.buffer.byteLength; it never shrinks). */
+  readonly memoryBytes: number;
+  /** The heap in bytes: in allocated blocks, their peak, taken from memory.grow, in free lists, and the growth limit (0: none). */
+  readonly heapStats: { used: number; peak: number; grown: number; free: number; limit: number };
   load(holoBytes: Bytes, options?: Omit<LoadOptions, 'wasm' | 'variant' | 'hostHash'>): Session;
 }
 

@@ -6,13 +6,11 @@
 #define BUF_ALIGN 64
 
 static uint32_t slot_of(const holo_digest *d, uint32_t cap) {
-  uint32_t h = (uint32_t)d->b[0] | (uint32_t)d->b[1] << 8 | (uint32_t)d->b[2] << 16 |
-               (uint32_t)d->b[3] << 24;
+  uint32_t h = (uint32_t)d->b[0] | (uint32_t)d->b[1] << 8 | (uint32_t)d->b[2] << 16 | (uint32_t)d->b[3] << 24;
   return h & (cap - 1);
 }
 
-holo_status holo_arena_init(holo_arena *ar, const holo_allocator *a, uint64_t budget,
-                            holo_error *err) {
+holo_status holo_arena_init(holo_arena *ar, const holo_allocator *a, uint64_t budget, holo_error *err) {
   holo_memset(ar, 0, sizeof *ar);
   ar->a = *a;
   ar->budget = budget;
@@ -31,16 +29,19 @@ holo_entry *holo_arena_find(holo_arena *ar, const holo_digest *d) {
   }
 }
 
+static void *alloc_evicting(holo_arena *ar, size_t bytes, size_t align);
+
 static holo_status grow_table(holo_arena *ar, holo_error *err) {
   uint32_t ncap = ar->cap * 2;
-  holo_entry **nt = ar->a.alloc(ar->a.ctx, sizeof(holo_entry *) * ncap, 16);
+  holo_entry **nt = alloc_evicting(ar, sizeof(holo_entry *) * ncap, 16);
   if (!nt) return holo_err(err, HOLO_ERR_MEMORY, "out of memory growing the content store to %u slots", ncap);
   holo_memset(nt, 0, sizeof(holo_entry *) * ncap);
   for (uint32_t i = 0; i < ar->cap; i++) {
     holo_entry *e = ar->tab[i];
     if (!e) continue;
     uint32_t j = slot_of(&e->d, ncap);
-    while (nt[j]) j = (j + 1) & (ncap - 1);
+    while (nt[j])
+      j = (j + 1) & (ncap - 1);
     nt[j] = e;
   }
   ar->a.free(ar->a.ctx, ar->tab);
@@ -52,7 +53,8 @@ static holo_status grow_table(holo_arena *ar, holo_error *err) {
 /* Linear-probing removal with backward shift, so lookups need no tombstones. */
 static void table_remove(holo_arena *ar, holo_entry *e) {
   uint32_t mask = ar->cap - 1, i = slot_of(&e->d, ar->cap);
-  while (ar->tab[i] != e) i = (i + 1) & mask;
+  while (ar->tab[i] != e)
+    i = (i + 1) & mask;
   ar->tab[i] = 0;
   for (uint32_t j = (i + 1) & mask; ar->tab[j]; j = (j + 1) & mask) {
     uint32_t home = slot_of(&ar->tab[j]->d, ar->cap);
@@ -69,10 +71,14 @@ static void table_remove(holo_arena *ar, holo_entry *e) {
 
 static void lru_unlink(holo_arena *ar, holo_entry *e) {
   ar->n_transient--;
-  if (e->prev) e->prev->next = e->next;
-  else if (ar->lru_head == e) ar->lru_head = e->next;
-  if (e->next) e->next->prev = e->prev;
-  else if (ar->lru_tail == e) ar->lru_tail = e->prev;
+  if (e->prev)
+    e->prev->next = e->next;
+  else if (ar->lru_head == e)
+    ar->lru_head = e->next;
+  if (e->next)
+    e->next->prev = e->prev;
+  else if (ar->lru_tail == e)
+    ar->lru_tail = e->prev;
   e->prev = e->next = 0;
 }
 
@@ -80,8 +86,10 @@ static void lru_append(holo_arena *ar, holo_entry *e) {
   ar->n_transient++;
   e->prev = ar->lru_tail;
   e->next = 0;
-  if (ar->lru_tail) ar->lru_tail->next = e;
-  else ar->lru_head = e;
+  if (ar->lru_tail)
+    ar->lru_tail->next = e;
+  else
+    ar->lru_head = e;
   ar->lru_tail = e;
 }
 
@@ -128,7 +136,8 @@ static bool make_room(holo_arena *ar, size_t need) {
 
 static void trim_retained(holo_arena *ar, size_t need) {
   holo_entry *e = ar->lru_head;
-  while (e && ar->transient_bytes + (uint64_t)ar->n_transient * ENTRY_OVERHEAD + need > ar->live_bytes + ar->retain) {
+  while (e && ar->transient_bytes + (uint64_t)ar->n_transient * ENTRY_OVERHEAD + need >
+                  ar->live_bytes + ar->retain) {
     holo_entry *next = e->next;
     if (e->live == 0) {
       entry_drop(ar, e);
@@ -143,14 +152,38 @@ static void note_peaks(holo_arena *ar) {
   if (ar->live_bytes > ar->peak_live) ar->peak_live = ar->live_bytes;
 }
 
-holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf **out,
-                             holo_error *err) {
+/* The allocator is out of memory (a heap with a ceiling, in a small
+ * isolate): the cached dead values of earlier executions go before the call
+ * fails, so a full cache evicts rather than asks for more memory. Entries
+ * of the current execution stay: a caller may hold one. True if any went. */
+static bool evict_older(holo_arena *ar) {
+  bool any = false;
+  for (holo_entry *e = ar->lru_head, *next; e; e = next) {
+    next = e->next;
+    if (e->live == 0 && e->stamp < ar->epoch) {
+      entry_drop(ar, e);
+      ar->evictions++;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/* An allocation that evicts older dead values once if it must. */
+static void *alloc_evicting(holo_arena *ar, size_t bytes, size_t align) {
+  void *p = ar->a.alloc(ar->a.ctx, bytes, align);
+  if (!p && evict_older(ar)) p = ar->a.alloc(ar->a.ctx, bytes, align);
+  return p;
+}
+
+holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf **out, holo_error *err) {
   *out = 0;
   /* No single value may exceed the bound, pinned cone results included:
    * an archive must not be able to demand unbounded memory at load. */
   if (pinned && ar->budget && bytes > ar->budget)
-    return holo_err(err, HOLO_ERR_BUDGET, "memory budget exceeded: a value needs %zu bytes, the bound is %llu bytes",
-                    bytes, (unsigned long long)ar->budget);
+    return holo_err(err, HOLO_ERR_BUDGET,
+                    "memory budget exceeded: a value needs %zu bytes, the bound is %llu bytes", bytes,
+                    (unsigned long long)ar->budget);
   if (!pinned && ar->retain != UINT64_MAX) trim_retained(ar, bytes);
   if (!pinned && ar->budget) {
     if (bytes > ar->budget || !make_room(ar, bytes))
@@ -159,8 +192,8 @@ holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf
                       "%llu bytes and %llu bytes are still live",
                       bytes, (unsigned long long)ar->budget, (unsigned long long)ar->live_bytes);
   }
-  holo_buf *b = ar->a.alloc(ar->a.ctx, sizeof *b, 16);
-  uint8_t *data = b ? ar->a.alloc(ar->a.ctx, bytes ? bytes : 1, BUF_ALIGN) : 0;
+  holo_buf *b = alloc_evicting(ar, sizeof *b, 16);
+  uint8_t *data = b ? alloc_evicting(ar, bytes ? bytes : 1, BUF_ALIGN) : 0;
   if (!data) {
     if (b) ar->a.free(ar->a.ctx, b);
     return holo_err(err, HOLO_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
@@ -186,14 +219,14 @@ holo_status holo_arena_borrow(holo_arena *ar, const uint8_t *data, size_t bytes,
   return HOLO_OK;
 }
 
-holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf,
-                              uint32_t dtype, uint32_t rank, const int64_t *shape, bool pinned,
-                              holo_entry **out, holo_error *err) {
+holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
+                              uint32_t rank, const int64_t *shape, bool pinned, holo_entry **out,
+                              holo_error *err) {
   if ((ar->count + 1) * 4 > ar->cap * 3) {
     holo_status st = grow_table(ar, err);
     if (st) return st;
   }
-  holo_entry *e = ar->a.alloc(ar->a.ctx, sizeof *e, 16);
+  holo_entry *e = alloc_evicting(ar, sizeof *e, 16);
   if (!e) return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a content entry");
   holo_memset(e, 0, sizeof *e);
   e->d = *d;
@@ -201,11 +234,13 @@ holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *bu
   buf->refs++;
   e->dtype = dtype;
   e->rank = rank;
-  for (uint32_t i = 0; i < rank; i++) e->shape[i] = shape[i];
+  for (uint32_t i = 0; i < rank; i++)
+    e->shape[i] = shape[i];
   e->pinned = pinned;
   e->stamp = ar->epoch;
   uint32_t i = slot_of(d, ar->cap);
-  while (ar->tab[i]) i = (i + 1) & (ar->cap - 1);
+  while (ar->tab[i])
+    i = (i + 1) & (ar->cap - 1);
   ar->tab[i] = e;
   ar->count++;
   if (!pinned) lru_append(ar, e);
@@ -226,8 +261,10 @@ void holo_arena_demote(holo_arena *ar, holo_entry *e) {
   ar->n_transient++;
   e->next = ar->lru_head;
   e->prev = 0;
-  if (ar->lru_head) ar->lru_head->prev = e;
-  else ar->lru_tail = e;
+  if (ar->lru_head)
+    ar->lru_head->prev = e;
+  else
+    ar->lru_tail = e;
   ar->lru_head = e;
 }
 

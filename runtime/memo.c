@@ -28,10 +28,20 @@ static uint32_t set_of(const holo_memo *m, const holo_digest *k, uint32_t which)
 }
 
 holo_status holo_memo_init(holo_memo *m, const holo_allocator *a, uint32_t n_out, holo_error *err) {
+  return holo_memo_init_records(m, a, n_out, 0, err);
+}
+
+holo_status holo_memo_init_records(holo_memo *m, const holo_allocator *a, uint32_t n_out, uint32_t records,
+                                   holo_error *err) {
   holo_memset(m, 0, sizeof *m);
   m->a = *a;
   m->n_out = n_out;
   m->slots = n_out <= 2 ? 16384 : n_out <= 8 ? 4096 : n_out <= 64 ? 512 : 64;
+  if (records) { /* a host's choice (a small isolate): a power of two, two sets at least */
+    m->slots = 2 * WAYS;
+    while (m->slots * 2 <= records && m->slots < HOLO_MEMO_MAX_SLOTS)
+      m->slots *= 2;
+  }
   if (m->slots > HOLO_MEMO_MAX_SLOTS) m->slots = HOLO_MEMO_MAX_SLOTS;
   size_t outs = (size_t)m->slots * (n_out ? n_out : 1) * sizeof(holo_digest);
   m->keys = a->alloc(a->ctx, m->slots * sizeof(holo_digest), 16);

@@ -3,9 +3,17 @@
 #include "session-impl.h"
 
 const char *holo_status_name(holo_status st) {
-  static const char *names[] = {"ok",     "invalid argument", "bad archive",     "unsupported",
-                                "bad input", "out of memory", "budget exceeded", "warm store",
-                                "kernel", "state contract",    "limit"};
+  static const char *names[] = {"ok",
+                                "invalid argument",
+                                "bad archive",
+                                "unsupported",
+                                "bad input",
+                                "out of memory",
+                                "budget exceeded",
+                                "warm store",
+                                "kernel",
+                                "state contract",
+                                "limit"};
   return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "unknown";
 }
 
@@ -15,10 +23,23 @@ holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes) {
   return HOLO_OK;
 }
 
+holo_status holo_session_set_memo_records(holo_session *s, uint32_t records, holo_error *err) {
+  if (!s) return HOLO_ERR_ARG;
+  /* The memo is a cache: a new table (its records dropped) changes hit
+   * rates, never bytes or labels. The old one is freed first so that the
+   * heap can reuse its bytes. */
+  holo_memo_destroy(&s->memo);
+  return holo_memo_init_records(&s->memo, &s->a, s->ar.n_out_ports, records, err);
+}
+
+uint32_t holo_session_memo_records(const holo_session *s) { return s && s->memo.used ? s->memo.slots : 0; }
+
 holo_status holo_session_set_hasher(holo_session *s, const holo_hasher *h) {
   if (!s) return HOLO_ERR_ARG;
-  if (h && h->sha256) s->hasher = *h;
-  else s->hasher = (holo_hasher){0, 0, 0};
+  if (h && h->sha256)
+    s->hasher = *h;
+  else
+    s->hasher = (holo_hasher){0, 0, 0};
   return HOLO_OK;
 }
 

@@ -67,6 +67,8 @@ $(WT)/$(1)/%.wasm: $(WT)/$(1)/obj/tests/c/%.o $(patsubst %.c,$(WT)/$(1)/obj/%.o,
 -include $$(call deps_of,$$(call obj_of,$(WT)/$(1),$$(WT_LIB_SRC) $$(TEST_SRC)))
 endef
 $(foreach v,$(WT_VARIANTS),$(eval $(call wt_variant,$(v))))
+# test_heap also links the module's allocator (bindings-js/src-c/heap.c).
+$(foreach v,$(WT_VARIANTS),$(eval $(WT)/$(v)/test_heap.wasm: $(WT)/$(v)/obj/bindings-js/src-c/heap.o))
 
 # A suite's skip list is compiled into its main TU (rebuilt when it changes).
 wt_comma := ,

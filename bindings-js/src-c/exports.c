@@ -3,10 +3,10 @@
  * one heap, host-store.c the host warm-store bridge; the runtime itself
  * keeps no global state. */
 #include "boundary.h"
-#include "host-store.h"
 #include "hologram/cpu_backend.h"
 #include "hologram/holo.h"
 #include "hologram/refine.h"
+#include "host-store.h"
 #include "module.h"
 
 /* SHA-256 of parts[0] || ... || parts[n-1] into out[32]; 0 on success. Only
@@ -63,12 +63,15 @@ EXPORT(holo_wasm_free_session) void wasm_free_session(wasm_session *w) {
 }
 
 EXPORT(holo_wasm_execute)
-int wasm_execute(wasm_session *w, const holo_input *in, uint32_t n, holo_view *views, uint32_t n_out, holo_error *err) {
+int wasm_execute(wasm_session *w, const holo_input *in, uint32_t n, holo_view *views, uint32_t n_out,
+                 holo_error *err) {
   return holo_execute_addressed(w->s, in, n, views, n_out, err);
 }
 
 EXPORT(holo_wasm_session) holo_session *wasm_session_of(wasm_session *w) { return w->s; }
-EXPORT(holo_wasm_backend_identity) const char *wasm_backend_identity(wasm_session *w) { return w->be.identity; }
+EXPORT(holo_wasm_backend_identity) const char *wasm_backend_identity(wasm_session *w) {
+  return w->be.identity;
+}
 
 EXPORT(holo_wasm_set_memory_budget)
 int wasm_set_memory_budget(wasm_session *w, uint32_t lo, uint32_t hi) {
@@ -80,6 +83,16 @@ int wasm_set_memory_budget(wasm_session *w, uint32_t lo, uint32_t hi) {
 EXPORT(holo_wasm_set_retain_bytes)
 int wasm_set_retain_bytes(wasm_session *w, uint32_t lo, uint32_t hi) {
   return holo_session_set_retain_bytes(w->s, (uint64_t)hi << 32 | lo);
+}
+
+/* The graph memo's size in records (memo.h; the JS load option memoRecords):
+ * a new, empty memo of that many; MEMORY leaves the session without one. */
+EXPORT(holo_wasm_set_memo_records)
+int wasm_set_memo_records(wasm_session *w, uint32_t records, holo_error *err) {
+  return holo_session_set_memo_records(w->s, records, err);
+}
+EXPORT(holo_wasm_memo_records) uint32_t wasm_memo_records(wasm_session *w) {
+  return holo_session_memo_records(w->s);
 }
 
 /* Refinement (runtime/refine.c). Declared weak so the module links while
@@ -104,8 +117,10 @@ int wasm_refine(wasm_session *w, const wasm_refine_args *a, const holo_input *in
     return wasm_set_error(err, HOLO_ERR_UNSUPPORTED, "refinement is not compiled into this module");
   holo_refine_plan plan;
   holo_refine_plan_init(&plan, a->pass_budget);
-  if (a->validators & HOLO_VALIDATE_STABLE_LABELS) holo_refine_plan_validator(&plan, HOLO_VALIDATE_STABLE_LABELS);
-  if (a->validators & HOLO_VALIDATE_STABLE_BYTES) holo_refine_plan_validator(&plan, HOLO_VALIDATE_STABLE_BYTES);
+  if (a->validators & HOLO_VALIDATE_STABLE_LABELS)
+    holo_refine_plan_validator(&plan, HOLO_VALIDATE_STABLE_LABELS);
+  if (a->validators & HOLO_VALIDATE_STABLE_BYTES)
+    holo_refine_plan_validator(&plan, HOLO_VALIDATE_STABLE_BYTES);
   holo_refine_plan_repair(&plan, (holo_repair_kind)a->repair, a->extra_passes);
   if (a->has_contract) {
     holo_state_contract c;
@@ -150,7 +165,8 @@ EXPORT(holo_wasm_gen_new) wasm_gen *wasm_gen_new(wasm_session *w, const wasm_gen
   holo_sampler_config_default(&c);
   c.kind = (holo_sampler_kind)a->kind, c.temperature = a->temperature, c.top_k = a->top_k, c.top_p = a->top_p;
   c.min_p = a->min_p, c.penalty.repetition = a->repetition, c.penalty.frequency = a->frequency;
-  c.penalty.presence = a->presence, c.penalty.window = a->window, c.mirostat_tau = a->tau, c.mirostat_eta = a->eta;
+  c.penalty.presence = a->presence, c.penalty.window = a->window, c.mirostat_tau = a->tau,
+  c.mirostat_eta = a->eta;
   c.seed = (uint64_t)a->seed_hi << 32 | a->seed_lo;
   if (holo_sampler_init(&x->smp, &c, x->g.vocab, &wasm_allocator, err) != HOLO_OK) {
     holo_gen_free(&x->g);

@@ -6,6 +6,8 @@ import { checkOptions, halves, isBuffer, toU64 } from './args.js';
 import { checkLayout, CONST, Struct } from './layout.js';
 import { hostImports } from './host.js';
 import { Session } from './session.js';
+import { DEFAULTS, environment } from './environment.js';
+import { admit, beginLoad } from './ceiling.js';
 
 const ERROR = new Struct('holo_error', ['status', 'message']);
 const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_pcache_new', 'holo_status_name'];
@@ -95,6 +97,20 @@ export class Runtime {
     };
   }
 
+  /** The module instance's linear memory in bytes (memory.buffer.byteLength: it never shrinks). */
+  get memoryBytes() { return this.x.memory.buffer.byteLength; }
+
+  /**
+   * The heap's figures in bytes: used (in allocated blocks), peak (most
+   * used), grown (taken from memory.grow), free (in free lists, reusable),
+   * limit (the most it may grow to; 0: none).
+   */
+  get heapStats() {
+    const st = this.x.holo_heap_stat;
+    if (typeof st !== 'function') return { used: this.x.holo_heap_used ? this.x.holo_heap_used() >>> 0 : 0, peak: 0, grown: 0, free: 0, limit: 0 };
+    return { used: st(0) >>> 0, peak: st(1) >>> 0, grown: st(2) >>> 0, free: st(3) >>> 0, limit: st(4) >>> 0 };
+  }
+
   get mem() { return this.x.memory.buffer; }
   dv() { return new DataView(this.x.memory.buffer); }
   u32(p) { return this.dv().getUint32(p, true); }
@@ -127,8 +143,12 @@ export class Runtime {
 
   /**
    * Loads a .holo archive into this instance. options: { memoryBudget,
-   * warmStore, trustStore, verifyConstants, warmCone }. The archive is copied
-   * into wasm memory (64-aligned) and its constants are used in place there.
+   * retainBytes, memoRecords, warmStore, trustStore, verifyConstants,
+   * warmCone }. The archive is copied into wasm memory (64-aligned) and its
+   * constants are used in place there. memoryBudget, retainBytes and
+   * memoRecords default by environment (session.limits, environment.js);
+   * options.environment ('node', 'browser', 'workerd', 'isolate') picks
+   * another's defaults (e.g. workerd's, to size a worker in Node).
    */
   load(holoBytes, options = {}, owned = false) {
     checkOptions(options);
@@ -138,15 +158,23 @@ export class Runtime {
     else if (isBuffer(holoBytes)) bytes = new Uint8Array(holoBytes);
     else if (ArrayBuffer.isView(holoBytes)) bytes = new Uint8Array(holoBytes.buffer, holoBytes.byteOffset, holoBytes.byteLength);
     else throw new HologramError('ARG', 'load: the archive must be bytes (Uint8Array, ArrayBuffer or a typed array)');
-    const budget = toU64(options.memoryBudget, 'memoryBudget');
+    const env = options.environment ?? environment(), defaults = DEFAULTS[env];
+    if (!Object.hasOwn(DEFAULTS, env)) throw new HologramError('ARG', `environment must be one of ${Object.keys(DEFAULTS).join(', ')}, got ${String(env)}`);
+    const budget = toU64(options.memoryBudget ?? defaults.memoryBudget, 'memoryBudget');
+    const retain = options.retainBytes ?? defaults.retainBytes;
+    if (retain !== Infinity) toU64(retain, 'retainBytes');
+    const memoRecords = options.memoRecords ?? defaults.memoRecords;
+    if (!Number.isInteger(memoRecords) || memoRecords < 0 || memoRecords > 0xffffffff) throw new HologramError('ARG', `memoRecords must be an integer from 0 to 2^32-1, got ${String(memoRecords)}`);
+    const usedBefore = beginLoad(this);
     const flags = (options.trustStore ? LOAD_FLAGS.trustStore : 0) | (options.verifyConstants ? LOAD_FLAGS.verifyConstants : 0) | (options.warmCone === false ? LOAD_FLAGS.noWarmCone : 0);
     const store = options.warmStore ?? null;
-    const arch = this.copyIn(bytes, 64);
-    let err;
+    let arch, err;
     try {
+      arch = this.copyIn(bytes, 64);
       err = this.alloc(ERROR.sizeof);
     } catch (e) {
-      this.x.holo_free(arch);
+      if (arch) this.x.holo_free(arch);
+      admit(this, null);
       throw e;
     }
     this.store = store;
@@ -160,8 +188,19 @@ export class Runtime {
       const e = this.failure(err);
       this.x.holo_free(err);
       this.x.holo_free(arch);
+      admit(this, null);
       throw e;
     }
-    return new Session(this, w, arch, err, store, budget, owned);
+    const s = new Session(this, w, arch, err, store, budget, owned, env);
+    try {
+      s.setRetainBytes(retain);
+      if (memoRecords) s.setMemoRecords(memoRecords);
+    } catch (e) {
+      s.dispose();
+      admit(this, null);
+      throw e;
+    }
+    admit(this, s, usedBefore, Number(budget), defaults.ceiling);
+    return s;
   }
 }

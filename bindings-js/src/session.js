@@ -11,6 +11,7 @@ import { parsePlan, readReport, SCRATCH, writeArgs } from './refine.js';
 import { createGenerator } from './generator.js';
 import { generate } from './generate.js';
 import { dropPromptCache, promptCacheStats, setPromptCache } from './prompt-cache.js';
+import { ceilingOf, rebudget, release } from './ceiling.js';
 
 const COUNTERS = new Struct('holo_counters', ['executions', 'dispatches', 'elided', 'memo_hits', 'store_hits', 'store_misses', 'store_corrupt', 'store_puts', 'bytes_hashed', 'evictions', 'peak_live_bytes', 'peak_resident_bytes']);
 const COUNTER_NAMES = { executions: 'executions', dispatches: 'dispatches', elided: 'elided', memoHits: 'memo_hits', storeHits: 'store_hits', storeMisses: 'store_misses', storeCorrupt: 'store_corrupt', storePuts: 'store_puts', bytesHashed: 'bytes_hashed', evictions: 'evictions', peakLiveBytes: 'peak_live_bytes', peakResidentBytes: 'peak_resident_bytes' };
@@ -38,8 +39,8 @@ function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null }
 /** A loaded archive. Not constructed directly: see load(). */
 export class Session {
   #h;
-  constructor(rt, w, arch, err, store, budget, owned) {
-    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, session: this };
+  constructor(rt, w, arch, err, store, budget, owned, environment = 'node') {
+    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, session: this, environment };
     this.#h = h;
     this.inputs = Object.freeze(readPorts(rt, h.s, true));
     this.outputs = Object.freeze(readPorts(rt, h.s, false));
@@ -118,12 +119,53 @@ export class Session {
     const st = rt.x.holo_wasm_set_memory_budget(h.w, ...halves(b));
     if (st !== 0) throw new HologramError(statusCode(st), `setMemoryBudget(${b}) failed`);
     h.budget = b;
+    rebudget(rt, this, Number(b));
+  }
+
+  /** The graph memo's record count (0: this session has no memo). */
+  get memoRecords() {
+    const rt = live(this.#h);
+    return typeof rt.x.holo_wasm_memo_records === 'function' ? rt.x.holo_wasm_memo_records(this.#h.w) : 0;
+  }
+  set memoRecords(n) { this.setMemoRecords(n); }
+  /**
+   * Replaces the graph memo by an empty one of n records (rounded down to a
+   * power of two, 8 to 16384; 0: the core's default). Its records are
+   * dropped: a cache, so only hit rates change.
+   */
+  setMemoRecords(n) {
+    const h = this.#h, rt = live(h);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new HologramError('ARG', `memoRecords must be an integer from 0 to 2^32-1, got ${String(n)}`);
+    if (typeof rt.x.holo_wasm_set_memo_records !== 'function') throw new HologramError('UNSUPPORTED', 'this core module cannot resize the memo (rebuild it)');
+    const st = rt.x.holo_wasm_set_memo_records(h.w, n, h.err);
+    if (st !== 0) throw rt.error(h.err, st);
   }
 
   /**
+   * The memory settings in force (README "Memory"): the environment they
+   * were chosen for, retainBytes, memoryBudget, memoRecords, and
+   * ceilingBytes, the most linear memory the module instance may grow to
+   * with its current sessions (null: no ceiling; Node by default). Raise
+   * them with the load options memoryBudget, retainBytes and memoRecords
+   * (or the setters); memoryBudget: 0 removes the ceiling.
+   */
+  get limits() {
+    const h = this.#h, rt = live(h);
+    return Object.freeze({
+      environment: h.environment, retainBytes: h.retain, memoryBudget: Number(h.budget), memoRecords: this.memoRecords,
+      ceilingBytes: ceilingOf(rt),
+    });
+  }
+
+  /** The linear memory of this session's module instance, in bytes (rt.memoryBytes). */
+  get memoryBytes() { return live(this.#h).memoryBytes; }
+
+  /**
    * Bytes of dead values kept resident as a cache for elision and memo hits
-   * (least recently used evicted first). Default 64 MiB; Infinity keeps all
-   * the memory budget allows; 0 keeps none (repeats then recompute).
+   * (least recently used evicted first). Default by environment (64 MiB in
+   * Node, 32 MiB in browsers, 8 MiB in workerd and other isolates: limits);
+   * Infinity keeps all the memory budget allows; 0 keeps none (repeats then
+   * recompute).
    */
   get retainBytes() { live(this.#h); return this.#h.retain; }
   set retainBytes(bytes) { this.setRetainBytes(bytes); }
@@ -204,6 +246,7 @@ export class Session {
       rt.x.holo_free(h.arch);
       rt.x.holo_free(h.err);
     }
+    release(rt, this);
     h.w = 0;
     h.store = null;
     if (h.owned) rt.dispose(); // load()'s own instance: stop its workers

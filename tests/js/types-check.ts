@@ -1,7 +1,7 @@
 // Compiled by tests/js/types.test.mjs with `tsc --noEmit` against the package's
 // exports map (node_modules/hologram-exec -> bindings-js). Each line after an
 // expect-error directive must fail to type-check.
-import { load, init, features, HologramError, VARIANTS, THREADED_VARIANT, type Session, type Tensor, type RefineReport, type WarmStore, type Counters } from 'hologram-exec';
+import { load, init, features, HologramError, VARIANTS, THREADED_VARIANT, type Session, type Tensor, type RefineReport, type WarmStore, type Counters, type SessionLimits, type Environment } from 'hologram-exec';
 import { MemoryWarmStore, memoryStore } from 'hologram-exec/stores/memory';
 import { NodeDirWarmStore } from 'hologram-exec/stores/node-dir';
 import { openBrowserStore, type BrowserWarmStore } from 'hologram-exec/stores/browser';
@@ -22,9 +22,21 @@ async function main(bytes: Uint8Array): Promise<void> {
   const n: number = s.inputCount + s.outputCount + s.kernelCount + s.residentBytes + s.residentCount + s.contentStoreLen + c.memoHits;
   console.log(y, named, label, n, s.backend, s.inputs[0].shape, features().relaxedSimd, VARIANTS[0]);
   s.memoryBudget = 1024;
+  const lim: SessionLimits = s.limits;
+  const ceil: number | null = lim.ceilingBytes;
+  const env: Environment = lim.environment;
+  await load(bytes, { environment: 'workerd', retainBytes: 8 << 20, memoRecords: 4096 });
+  s.setMemoRecords(1024);
+  console.log(ceil, env, s.memoRecords, s.memoryBytes, lim.retainBytes + lim.memoryBudget + lim.memoRecords);
+  // @ts-expect-error limits are read-only
+  lim.retainBytes = 1;
+  // @ts-expect-error not an environment
+  await load(bytes, { environment: 'mars' });
   s.dispose();
   const rt = await init(undefined, { variant: 'scalar' });
   rt.load(bytes, { warmStore: memoryStore() }).dispose();
+  const heapFree: number = rt.heapStats.free + rt.memoryBytes;
+  console.log(heapFree);
   const rtT = await init(undefined, { threads: 2 });
   const nt: number = rtT.threads;
   console.log(nt, rtT.threadsUnavailable, rtT.poolStats?.workerTasks, THREADED_VARIANT);

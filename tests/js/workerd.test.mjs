@@ -2,7 +2,12 @@
 // bindings-js/examples/workerd/worker.mjs on 127.0.0.1 from a capnp config
 // with the core module as a wasm binding (compiled, no run-time compile),
 // runs fixture archives and checks the output against Node. workerd not
-// running here is a failure with the reason, never a skip.
+// running here is a failure with the reason, never a skip. Then the soak
+// (issue 24): 10,000 distinct executions of the digit model of `make run` in
+// ONE isolate with the default options, the module's linear memory reported
+// after each 1,000 and held under 48 MiB and under session.limits'
+// ceiling, repeated inputs still memo hits, and a zoo model under its
+// ceiling (examples/workerd/soak.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +17,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { load } from '../../bindings-js/index.js';
 import { ROOT, PKG, fixture } from './helpers.mjs';
+import { convert } from '../../compiler/convert.js';
 
 const WORKERD = join(ROOT, 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
 const EX = join(PKG, 'examples', 'workerd');
@@ -22,39 +28,58 @@ const freePort = () => new Promise((resolve, reject) => {
   srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
 });
 
-test('workerd serves the package and matches Node', async () => {
+
+const MODULES = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && f !== 'threads-worker.js').map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js'];
+
+// Serves `worker` (a file of examples/workerd) with `data` ({ name: bytes })
+// as its data modules, from the example's config; calls use(get) with
+// get(path) -> { status, body }; stops workerd after.
+async function serve(worker, data, use) {
   assert.ok(existsSync(WORKERD), `workerd binary missing at ${WORKERD} (npm ci installs the workerd devDependency)`);
   const v = spawnSync(WORKERD, ['--version'], { encoding: 'utf8', timeout: 30000 });
   assert.is(v.status, 0, `workerd cannot run on this machine: ${v.error ?? ''} ${v.stderr}`);
-
   const dir = mkdtempSync(join(tmpdir(), 'holo-workerd-'));
   const port = await freePort();
   let child, log = '';
   try {
     for (const d of ['stores', 'src', 'dist']) mkdirSync(join(dir, d));
-    const modules = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && f !== 'threads-worker.js').map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js'];
-    const config = readFileSync(join(EX, 'config.capnp'), 'utf8');
-    for (const f of modules) assert.ok(config.includes(`esModule = embed "${f}"`), `examples/workerd/config.capnp lists ${f}`);
-    for (const f of modules) copyFileSync(join(PKG, f), join(dir, f));
+    let config = readFileSync(join(EX, 'config.capnp'), 'utf8');
+    for (const f of MODULES) assert.ok(config.includes(`esModule = embed "${f}"`), `examples/workerd/config.capnp lists ${f}`);
+    for (const f of MODULES) copyFileSync(join(PKG, f), join(dir, f));
     copyFileSync(join(PKG, 'dist', 'hologram-simd128.wasm'), join(dir, 'hologram-simd128.wasm'));
-    for (const f of ['mlp', 'cone']) copyFileSync(join(ROOT, 'tests', 'fixtures', `${f}.holo`), join(dir, `${f}.holo`));
-    copyFileSync(join(EX, 'worker.mjs'), join(dir, 'worker.mjs'));
+    copyFileSync(join(EX, worker), join(dir, 'worker.mjs'));
+    // the example's data modules give way to `data`
+    config = config.replace(/^ *\(name = "[^"]+", data = embed "[^"]+"\),\n/gm, '');
+    const lines = Object.keys(data).map((n) => `    (name = "${n}", data = embed "${n}"),\n`).join('');
+    config = config.replace('  ],\n  compatibilityDate', `${lines}  ],\n  compatibilityDate`);
+    for (const [n, bytes] of Object.entries(data)) writeFileSync(join(dir, n), bytes);
     writeFileSync(join(dir, 'config.capnp'), config.replace('127.0.0.1:8787', `127.0.0.1:${port}`));
     child = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => { log += d; });
     child.stderr.on('data', (d) => { log += d; });
     let exited = null;
     child.on('exit', (code, sig) => { exited = `${code ?? sig}`; });
+    const get = async (path) => {
+      let res, lastErr;
+      const deadline = Date.now() + 20000;
+      while (Date.now() < deadline && exited === null) {
+        try { res = await fetch(`http://127.0.0.1:${port}${path}`); break; } catch (e) { lastErr = e; await new Promise((r) => setTimeout(r, 100)); }
+      }
+      assert.ok(res, `workerd did not serve ${path} on 127.0.0.1:${port} (${exited !== null ? `exited ${exited}` : 'timeout'}; ${lastErr?.cause?.code ?? lastErr}):\n${log}`);
+      const body = await res.json();
+      assert.is(res.status, 200, `worker failed on ${path}: ${JSON.stringify(body)}\n${log}`);
+      return body;
+    };
+    await use(get);
+  } finally {
+    if (child && child.exitCode === null) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
-    let res, lastErr;
-    const deadline = Date.now() + 20000;
-    while (Date.now() < deadline && exited === null) {
-      try { res = await fetch(`http://127.0.0.1:${port}/`); break; } catch (e) { lastErr = e; await new Promise((r) => setTimeout(r, 100)); }
-    }
-    assert.ok(res, `workerd did not serve on 127.0.0.1:${port} (${exited !== null ? `exited ${exited}` : 'timeout'}; ${lastErr?.cause?.code ?? lastErr}):\n${log}`);
-    const body = await res.json();
-    assert.is(res.status, 200, `worker failed: ${JSON.stringify(body)}\n${log}`);
-
+test('workerd serves the package and matches Node', async () => {
+  await serve('worker.mjs', { 'mlp.holo': fixture('mlp'), 'cone.holo': fixture('cone') }, async (get) => {
+    const body = await get('/');
     const s = await load(fixture('mlp'), { variant: 'simd128' });
     const [y] = s.execute([Float32Array.from({ length: 64 }, (_, i) => Math.sin(i * 0.37))]);
     assert.is(body.variant, 'simd128');
@@ -66,10 +91,40 @@ test('workerd serves the package and matches Node', async () => {
     assert.is(body.cold.storePuts, 1);
     assert.is(body.warm.storeHits, 1);
     assert.is(body.warm.dispatches, 0);
-  } finally {
-    if (child && child.exitCode === null) child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
+});
+
+const MiB = 1 << 20;
+const ZOO = 'mobilenet_v2_w025.op17';
+
+test('workerd soak: 10,000 distinct digit executions in one isolate stay under 48 MiB and the ceiling; memo hits; a zoo model under its ceiling', async () => {
+  const digits = readFileSync(join(ROOT, 'web-demo', 'model', 'digits.holo'));
+  const zoo = convert(new Uint8Array(readFileSync(join(ROOT, 'tests', 'zoo', 'models', `${ZOO}.onnx`)))).holo;
+  await serve('soak.mjs', { 'digits.holo': digits, 'zoo.holo': zoo }, async (get) => {
+    const first = await get('/repeat');
+    assert.is(first.environment, 'workerd', 'the worker detects workerd');
+    assert.equal({ ...first.limits, ceilingBytes: 0 }, { environment: 'workerd', retainBytes: 8 * MiB, memoryBudget: 16 * MiB, memoRecords: 4096, ceilingBytes: 0 });
+    assert.is(first.repeatHits, 3, 'the second round of three inputs: memo hits');
+    const ceiling = first.limits.ceilingBytes;
+    assert.ok(ceiling <= digits.length + 40 * MiB, `documented ceiling ${ceiling} = model bytes + < 40 MiB`);
+    const rows = [];
+    for (let k = 0; k < 10; k++) {
+      const r = await get(`/digits?from=${k * 1000}&n=1000`);
+      rows.push({ executions: (k + 1) * 1000, memoryMiB: +(r.memoryBytes / MiB).toFixed(2), maxMiB: +(r.maxMemory / MiB).toFixed(2), residentMiB: +(r.residentBytes / MiB).toFixed(2), evictions: r.evictions });
+      assert.ok(r.maxMemory <= 48 * MiB, `after ${(k + 1) * 1000}: linear memory ${r.maxMemory} > 48 MiB`);
+      assert.ok(r.maxMemory <= ceiling, `after ${(k + 1) * 1000}: linear memory ${r.maxMemory} > the ceiling ${ceiling}`);
+    }
+    console.log(`workerd digits (ceiling ${(ceiling / MiB).toFixed(2)} MiB):`, JSON.stringify(rows));
+    const last = await get('/repeat');
+    assert.is(last.executions, 10000 + 12);
+    assert.ok(last.evictions > 0, 'the cache filled and evicted');
+    assert.is(last.repeatHits, 3, 'after 10,000 distinct executions, repeated inputs are still memo hits');
+    const z = await get('/zoo?from=0&n=300');
+    assert.is(z.executions, 300);
+    console.log(`workerd ${ZOO} (${zoo.length} B): memory ${(z.maxMemory / MiB).toFixed(2)} MiB, ceiling ${(z.limits.ceilingBytes / MiB).toFixed(2)} MiB`);
+    assert.ok(z.limits.ceilingBytes <= zoo.length + 40 * MiB, `zoo ceiling ${z.limits.ceilingBytes}`);
+    assert.ok(z.maxMemory <= z.limits.ceilingBytes, `${ZOO}: linear memory ${z.maxMemory} > its ceiling ${z.limits.ceilingBytes}`);
+  });
 });
 
 test.run();

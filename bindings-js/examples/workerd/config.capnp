@@ -16,6 +16,8 @@ const holoWorker :Workerd.Worker = (
     (name = "index.js", esModule = embed "index.js"),
     (name = "src/args.js", esModule = embed "src/args.js"),
     (name = "src/builtin.js", esModule = embed "src/builtin.js"),
+    (name = "src/ceiling.js", esModule = embed "src/ceiling.js"),
+    (name = "src/environment.js", esModule = embed "src/environment.js"),
     (name = "src/errors.js", esModule = embed "src/errors.js"),
     (name = "src/generate.js", esModule = embed "src/generate.js"),
     (name = "src/generator.js", esModule = embed "src/generator.js"),

@@ -117,7 +117,7 @@ typedef struct holo_port_info {
   const char *name; /* not NUL-terminated: name_len bytes */
   uint32_t name_len;
   uint32_t dtype;
-  uint32_t rank; /* 255: unknown */
+  uint32_t rank;                /* 255: unknown */
   int64_t shape[HOLO_MAX_RANK]; /* < 0: symbolic, see symbol */
   const char *symbol[HOLO_MAX_RANK];
   uint32_t symbol_len[HOLO_MAX_RANK];
@@ -125,13 +125,13 @@ typedef struct holo_port_info {
 
 typedef struct holo_counters {
   uint64_t executions;
-  uint64_t dispatches;       /* kernel run() calls */
-  uint64_t elided;           /* node executions skipped: label already resident */
-  uint64_t memo_hits;        /* whole executions answered from the graph memo */
+  uint64_t dispatches; /* kernel run() calls */
+  uint64_t elided;     /* node executions skipped: label already resident */
+  uint64_t memo_hits;  /* whole executions answered from the graph memo */
   uint64_t store_hits, store_misses, store_corrupt, store_puts;
-  uint64_t bytes_hashed;     /* bytes of tensor content hashed (inputs, verification) */
+  uint64_t bytes_hashed; /* bytes of tensor content hashed (inputs, verification) */
   uint64_t evictions;
-  uint64_t peak_live_bytes;  /* high-water mark of transient bytes that had to be resident */
+  uint64_t peak_live_bytes; /* high-water mark of transient bytes that had to be resident */
   uint64_t peak_resident_bytes;
 } holo_counters;
 
@@ -143,11 +143,11 @@ holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_bac
 void holo_session_free(holo_session *s);
 
 /* Executes with n inputs in port order; writes n_out owned outputs. */
-holo_status holo_execute(holo_session *s, const holo_input *inputs, uint32_t n,
-                         holo_output *outputs, uint32_t n_out, holo_error *err);
+holo_status holo_execute(holo_session *s, const holo_input *inputs, uint32_t n, holo_output *outputs,
+                         uint32_t n_out, holo_error *err);
 /* Same, but returns labels and views into the arena: no copy out. */
-holo_status holo_execute_addressed(holo_session *s, const holo_input *inputs, uint32_t n,
-                                   holo_view *views, uint32_t n_out, holo_error *err);
+holo_status holo_execute_addressed(holo_session *s, const holo_input *inputs, uint32_t n, holo_view *views,
+                                   uint32_t n_out, holo_error *err);
 void holo_output_free(holo_session *s, holo_output *o);
 
 uint32_t holo_session_input_count(const holo_session *s);
@@ -193,6 +193,13 @@ holo_status holo_session_set_work_budget(holo_session *s, uint64_t ops);
  * units; a memo hit charges 0. For hosts choosing a budget. */
 uint64_t holo_session_last_work(const holo_session *s);
 holo_status holo_session_set_retain_bytes(holo_session *s, uint64_t bytes);
+/* Replaces the graph memo by one of `records` records (rounded down to a
+ * power of two; 0: the default, 16384 for up to two outputs), dropping the
+ * records it held. A failure (MEMORY) leaves the session without a memo:
+ * executions still compute, and are never memo hits. */
+holo_status holo_session_set_memo_records(holo_session *s, uint32_t records, holo_error *err);
+/* The memo's record count (0: no memo). */
+uint32_t holo_session_memo_records(const holo_session *s);
 /* Installs a host SHA-256 (copied; its ctx is borrowed until the session is
  * freed or the hasher replaced); NULL or a NULL sha256 removes it. */
 holo_status holo_session_set_hasher(holo_session *s, const holo_hasher *h);
