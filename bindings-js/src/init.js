@@ -5,6 +5,9 @@ import { checkOptions } from './args.js';
 import { FILES, THREADED_VARIANT, VARIANTS, features, importsMemory, shipped, supported, toModule } from './variants.js';
 import { hostOf } from './host.js';
 import { Runtime } from './runtime.js';
+// Static, not import(): a dynamic import splits every bundle, which Vite 6/7
+// cannot do for a worker in their default (iife) worker format.
+import { threadsUnavailable, sharedMemory, startPool } from './threads.js';
 
 const MAX_THREADS = 64;
 
@@ -57,7 +60,6 @@ export async function init(wasm, options = {}) {
 // is the threaded build (it imports its shared memory); a single-thread
 // module given with a bare thread count runs on one thread.
 async function initThreaded(explicit, threads, options, wasm) {
-  const { threadsUnavailable, sharedMemory, startPool } = await import('./threads.js');
   let reason = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
   const m = reason ? null : wasm ? await toModule(wasm) : await shipped(THREADED_VARIANT);
   if (!reason && !m) reason = `dist/${FILES[THREADED_VARIANT]} is not shipped`;

@@ -8,12 +8,12 @@
 // 127.0.0.1 (cross-origin isolated: COOP/COEP) and run in headless Chromium:
 // page, worker, and threads: 2. Every output must equal Node's (the same
 // tarball, the same variant) byte for byte and label for label. Then the Vite
-// dev servers (8 and 7) run the page, the worker and threads, and the README's
+// dev servers (8, 7 and 6) run the page, the worker and threads, and the README's
 // Cloudflare Workers recipe is bundled as wrangler does and run by workerd.
 // Offline: the bundlers are the root package.json's pinned devDependencies;
 // Parcel's cache is a tmp dir.
 //
-//   node tests/bundlers/run.mjs [vite webpack esbuild rollup parcel vite-dev vite7-dev cloudflare]
+//   node tests/bundlers/run.mjs [vite vite7 vite6 webpack esbuild rollup parcel vite-dev vite7-dev vite6-dev cloudflare]
 //   last line: "bundlers: N passed, N failed"
 import fs from 'node:fs';
 import os from 'node:os';
@@ -68,8 +68,8 @@ function nodeOutput(archive, variant) {
 // A page for bundlers that take a JS entry (the app's index.html is Vite's and Parcel's).
 const PAGE = (src, type) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>holo bundler app</title><body><script ${type ? `type="${type}" ` : ''}src="${src}"></script></body>`;
 
-async function buildVite(dir) {
-  const { build, createLogger } = await import('vite');
+async function buildVite(dir, pkg = 'vite') {
+  const { build, createLogger } = await import(pkg);
   const warnings = [];
   const logger = capture(createLogger('info', { allowClearScreen: false }), warnings);
   await build({ root: APP, configFile: false, publicDir: false, logLevel: 'info', customLogger: logger, build: { outDir: dir, emptyOutDir: true } });
@@ -139,6 +139,8 @@ function capture(logger, into) {
   logger.info = () => {}; // the file list: not wanted in the test log
   return logger;
 }
+
+const freePort = () => new Promise((res) => { const t = http.createServer(); t.listen(0, '127.0.0.1', () => { const p = t.address().port; t.close(() => res(p)); }); });
 
 // --- running an output in Chromium ---------------------------------------------
 
@@ -240,7 +242,7 @@ async function faults(name, base) {
   });
 }
 
-const BUILDS = { vite: buildVite, webpack: buildWebpack, esbuild: buildEsbuild, rollup: buildRollup, parcel: buildParcel };
+const BUILDS = { vite: buildVite, vite7: (d) => buildVite(d, 'vite7'), vite6: (d) => buildVite(d, 'vite6'), webpack: buildWebpack, esbuild: buildEsbuild, rollup: buildRollup, parcel: buildParcel };
 
 // webpack's performance hint names every emitted file over 244 KiB: the
 // core modules are 277-398 KiB. It is reported (README: how to set the
@@ -284,9 +286,10 @@ async function main() {
   }
 
   if (want('vite-dev')) await viteDev('vite-dev', 'vite');
-  // Vite 7 (npm alias vite7): its esbuild dependency optimizer leaves the
+  // Vite 7 and 6 (npm aliases vite7, vite6): their esbuild dependency optimizer leaves the
   // package's URLs pointing into node_modules/.vite/deps/ (src/variants.js).
   if (want('vite7-dev')) await viteDev('vite7-dev', 'vite7');
+  if (want('vite6-dev')) await viteDev('vite6-dev', 'vite6');
   if (want('cloudflare')) await cloudflare();
   console.log(`# ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
 }
@@ -303,7 +306,7 @@ async function viteDev(name, pkg) {
   fs.rmSync(path.join(APP, 'node_modules/.vite'), { recursive: true, force: true });
   let server = null;
   try {
-    server = await createServer({ root: APP, configFile: false, publicDir, logLevel: 'info', customLogger: capture(createLogger('info', { allowClearScreen: false }), warnings), server: { host: '127.0.0.1', port: 0, strictPort: false, headers: ISOLATION, hmr: false, watch: null } });
+    server = await createServer({ root: APP, configFile: false, publicDir, logLevel: 'info', customLogger: capture(createLogger('info', { allowClearScreen: false }), warnings), server: { host: '127.0.0.1', port: await freePort(), strictPort: true, headers: ISOLATION, hmr: false, watch: null } });
     await server.listen();
     const base = server.resolvedUrls.local[0];
     // A dev server optimizes dependencies on the first request and may
@@ -346,7 +349,7 @@ async function cloudflare() {
     assert(r.warnings.length === 0, `esbuild warnings: ${JSON.stringify(r.warnings).slice(0, 500)}`);
     fs.copyFileSync(path.join(PKG_DIR, 'dist/hologram-simd128.wasm'), path.join(dir, 'hologram-simd128.wasm'));
     fs.writeFileSync(path.join(dir, 'model.holo'), ARCHIVES['mlp.holo']);
-    const port = await new Promise((res) => { const t = http.createServer(); t.listen(0, '127.0.0.1', () => { const p = t.address().port; t.close(() => res(p)); }); });
+    const port = await freePort();
     fs.writeFileSync(path.join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .w) ],
