@@ -35,7 +35,7 @@ export function reshapeTarget(from, to) {
 // attribute sets ---------------------------------------------------------------
 const UNARY = ['Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Abs', 'Neg', 'Sqrt', 'Reciprocal', 'Floor', 'Ceil', 'Erf',
   'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Sign', 'Round', 'Not',
-  'IsNaN', 'Softsign', 'Softplus', 'HardSwish', 'Mish', 'Size', 'GlobalAveragePool', 'GlobalMaxPool', 'MatMul', 'Where',
+  'IsNaN', 'Softsign', 'Softplus', 'HardSwish', 'Mish', 'Size', 'GlobalAveragePool', 'MatMul', 'Where',
   'Expand', 'Tile', 'Max', 'Min'];
 const LEGACY_BCAST = ['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Equal', 'Less', 'Greater', 'And', 'Or', 'Xor'];
 const SIMPLE_ATTR = {
@@ -79,6 +79,20 @@ OPS.BitShift = {
     const d = attr(n, 'direction', null);
     if (d !== 'LEFT' && d !== 'RIGHT') throw new Unsupported(`BitShift: direction must be "LEFT" or "RIGHT", got ${JSON.stringify(d)}`);
     ctx.emit('BitShift', n.inputs, n.outputs, { direction: A.string(d) });
+  },
+};
+
+// GlobalMaxPool is ReduceMax over every spatial axis, kept. A NaN
+// propagates, as ReduceMax's does (onnxruntime's GlobalMaxPool skips it; the
+// spec is silent: docs/converter.md).
+OPS.GlobalMaxPool = {
+  attrs: [],
+  norm(ctx, n) {
+    const s = ctx.shape(n.inputs[0]);
+    if (!s) throw new Unsupported('GlobalMaxPool needs the input rank');
+    if (s.length < 3) throw new Unsupported(`GlobalMaxPool: input rank ${s.length} has no spatial axis`);
+    const axes = ctx.constI64(`${n.outputs[0]}_axes`, Array.from({ length: s.length - 2 }, (_, i) => i + 2));
+    ctx.emit('ReduceMax', [n.inputs[0], axes], n.outputs, { keepdims: A.int(1), noop_with_empty_axes: A.int(0) });
   },
 };
 

@@ -190,6 +190,10 @@
      .infer = holo_k_layernormsteps_infer, .run = holo_k_layernormsteps_run},
     {.op = "InstanceNormalization", .identity = "InstanceNormalization/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_instancenorm_infer, .run = holo_k_instancenorm_run},
+    {.op = "BatchNormalization", .identity = "BatchNormalization/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_batchnorm_infer, .run = holo_k_batchnorm_run},
+    {.op = "LRN", .identity = "LRN/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_lrn_infer, .run = holo_k_lrn_run},
 
     /* ---- Reductions ---- */
     {.op = "ReduceSum", .identity = "ReduceSum/f32,f64/scalar/1", .dtypes = "f32,f64",

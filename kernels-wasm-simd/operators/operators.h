@@ -53,6 +53,7 @@ HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
 HOLO_K_OPERATOR(onehot) HOLO_K_OPERATOR(eyelike)
 HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(blackmanwindow)
+HOLO_K_OPERATOR(batchnorm) HOLO_K_OPERATOR(lrn)
     /* along one axis (softmax.c, argminmax.c, cumsum.c) */
     HOLO_K_OPERATOR(softmax_f32) HOLO_K_OPERATOR(logsoftmax) HOLO_K_OPERATOR(hardmax) HOLO_K_OPERATOR(argmax)
         HOLO_K_OPERATOR(argmin) HOLO_K_OPERATOR(cumsum)
