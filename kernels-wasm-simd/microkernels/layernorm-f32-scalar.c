@@ -35,6 +35,11 @@ static inline void ln_stats(const float *x, size_t n, size_t nr, double eps, dou
   for (size_t q = 0; q < nr; q++) inv[q] = 1.0 / holo_sqrt((n ? v[q] / (double)n : 0.0) + eps);
 }
 
+void holo_ukernel_layernorm_stats_f32__scalar(const float *x, size_t n, size_t nr, double eps, double *mean,
+                                              double *inv) {
+  ln_stats(x, n, nr, eps, mean, inv);
+}
+
 /* One row's normalization; Scale and B read through the walk w0, or
  * directly where both are the normalized shape's own (the loop the
  * compiler vectorizes: the same operations per element). */

@@ -14,6 +14,20 @@
 void holo_ukernel_layernorm_f32__scalar(const float *x, float *y, size_t rows, size_t n, double eps, const float *sc,
                                         const float *bi, const holo_bcast *w0, float *mean_out, float *inv_out);
 
+/* InstanceNormalization (instancenorm-f32-scalar.c): rows r0 .. r0+rows-1
+ * of n elements (row r's channel r % C, scale sc[c], bias bi[c]), the same
+ * statistics and rounding as LayerNormalization's rows with the channel's
+ * scale and bias: mean and biased variance in double, ascending, y =
+ * (f32)(((x - mean) * inv) * scale + b). Rows go 4 at a time through the sums
+ * (4 independent chains: the bytes of one row at a time). x and y point at
+ * row r0. */
+void holo_ukernel_instancenorm_f32__scalar(const float *x, float *y, size_t r0, size_t rows, size_t n, size_t C,
+                                           double eps, const float *sc, const float *bi);
+/* The row statistics both share (layernorm-f32-scalar.c): rows x[q*n ..], q <
+ * nr <= 4: mean[q] and inv[q] = 1 / sqrt(var + eps), in double. */
+void holo_ukernel_layernorm_stats_f32__scalar(const float *x, size_t n, size_t nr, double eps, double *mean,
+                                              double *inv);
+
 /* holo.LayerNormSteps (layernormsteps-f32-scalar.c, -simd128.c).
  * rowsums: acc[q] = sum over i of (double)p[q*n + i], ascending i, q < nr <= 4.
  * squares: yr[i] = (xr[i] - mean)^2. norm: yr[i] = ((xr[i] - mean) / s)

@@ -2,13 +2,12 @@
  * >= 2), scale [C], B [C]; attribute epsilon (the converter writes 1e-5
  * when absent). Per (n, c) row of the spatial elements: mean and the biased
  * variance in double, ascending order, y = (x - mean) / sqrt(var + eps) *
- * scale[c] + B[c] rounded once: LayerNormalization's row microkernel
- * (microkernels/layernorm.h) with the channel's scale and bias broadcast
- * over the row. Rows are independent: blocks of rows run as tasks of the
+ * scale[c] + B[c] rounded once: LayerNormalization's statistics and
+ * rounding (microkernels/layernorm.h holo_ukernel_instancenorm_f32), 4 rows
+ * at a time through the sums. Rows are independent: blocks of rows run as tasks of the
  * threading hook, each row computed whole by one task, so the bytes do not
  * depend on the thread count. A row of 0 elements is empty; rank 2 (no
  * spatial dims) normalizes rows of 1 element (y = B[c]). */
-#include "common/bcast.h"
 #include "common/check.h"
 #include "common/shape.h"
 #include "microkernels/layernorm.h"
@@ -63,15 +62,10 @@ typedef struct in_job {
 
 static void in_task(void *arg, uint32_t t) {
   const in_job *J = arg;
-  /* scale and B broadcast over the row: one operand value each, stride 0 */
-  holo_bcast w = {.rank = 1, .nops = 2, .shape = {(int64_t)J->n}, .rows = 1, .row = J->n};
   size_t r0 = (size_t)t * IN_ROWS_PER_TASK,
-         r1 = r0 + IN_ROWS_PER_TASK < J->rows ? r0 + IN_ROWS_PER_TASK : J->rows;
-  for (size_t r = r0; r < r1; r++) {
-    size_t ch = r % J->C;
-    holo_ukernel_layernorm_f32__scalar(J->x + r * J->n, J->y + r * J->n, 1, J->n, J->eps, J->sc + ch,
-                                       J->bi + ch, &w, 0, 0);
-  }
+         nr = J->rows - r0 < IN_ROWS_PER_TASK ? J->rows - r0 : IN_ROWS_PER_TASK;
+  holo_ukernel_instancenorm_f32__scalar(J->x + r0 * J->n, J->y + r0 * J->n, r0, nr, J->n, J->C, J->eps, J->sc,
+                                        J->bi);
 }
 
 holo_status holo_k_instancenorm_run(holo_kernel_call *c) {
