@@ -32,6 +32,7 @@
 #include "microkernels/layernorm.h"
 #include "microkernels/pool2d.h"
 #include "microkernels/reduce.h"
+#include "microkernels/rnncell.h"
 #include "microkernels/transpose.h"
 #include "microkernels/vbroadcast.h"
 #include "operators/products.h"
@@ -759,6 +760,61 @@ static void test_transpose2d(void **st) {
 /* (exp on 4 lanes, and the activations built on it: tests/c/test_vact.c) */
 
 
+/* ---------------------------------------------------------------- rnncell */
+
+/* The recurrent cells' elementwise steps (rnncell.h) against their documented
+ * operations, each rounded to f32 in order; sizes 1..33, misaligned starts,
+ * special values, nothing written outside the output. No SIMD variant:
+ * the compiler's vector form of the scalar loops is what the SIMD builds
+ * run, and it must give these bytes too. */
+static void test_rnncell(void **st) {
+  (void)st;
+  char ctx[96];
+  for (size_t n = 1; n <= 33; n++)
+    for (size_t off = 0; off < 4; off++) {
+      snprintf(ctx, sizeof ctx, "n=%zu off=%zu", n, off);
+      float a[40], b[40], c[40], d[40], want[40];
+      fill(a, n, 3, true), fill(b, n, 3, true), fill(c, n, 3, true), fill(d, n, 3, true);
+      buf y = balloc(n, off);
+      const float t = 1.5f, al = 0.75f, be = -0.25f;
+      for (int f = 0; f < 10; f++) {
+        for (size_t i = 0; i < n; i++) y.p[i] = d[i];
+        for (size_t i = 0; i < n; i++) {
+          volatile float m, u, v;
+          switch (f) {
+          case 0: want[i] = a[i] + b[i]; break;
+          case 1: m = a[i] * b[i], want[i] = d[i] + m; break;
+          case 2: v = d[i] < -t ? -t : d[i], want[i] = v > t ? t : v; break;
+          case 3: m = al * d[i], want[i] = m + be; break;
+          case 4: want[i] = al * d[i]; break;
+          case 5: want[i] = 1.0f - a[i]; break;
+          case 6: m = a[i] * d[i], u = b[i] * c[i], want[i] = m + u; break;
+          case 7: want[i] = a[i] * b[i]; break;
+          case 8: m = b[i] * c[i], want[i] = a[i] + m; break;
+          default: u = 1.0f - a[i], m = u * b[i], v = a[i] * d[i], want[i] = m + v; break;
+          }
+        }
+        switch (f) {
+        case 0: holo_ukernel_rnn_add_f32__scalar(n, a, b, y.p); break;
+        case 1: holo_ukernel_rnn_addmul_f32__scalar(n, a, b, y.p); break;
+        case 2: holo_ukernel_rnn_clip_f32__scalar(n, t, y.p); break;
+        case 3: holo_ukernel_rnn_affine_f32__scalar(n, al, be, y.p); break;
+        case 4: holo_ukernel_rnn_scale_f32__scalar(n, al, y.p); break;
+        case 5: holo_ukernel_rnn_oneminus_f32__scalar(n, a, y.p); break;
+        case 6: holo_ukernel_rnn_lstmcell_f32__scalar(n, a, b, c, y.p); break;
+        case 7: holo_ukernel_rnn_mul_f32__scalar(n, a, b, y.p); break;
+        case 8: holo_ukernel_rnn_gatedadd_f32__scalar(n, a, b, c, y.p); break;
+        default: holo_ukernel_rnn_grumerge_f32__scalar(n, a, b, y.p); break;
+        }
+        char what[32];
+        snprintf(what, sizeof what, "rnncell step %d", f);
+        expect_same(y.p, want, n, true, what, ctx);
+        bguard(&y, ctx);
+      }
+      bfree(&y);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gemm),
@@ -767,6 +823,7 @@ int main(void) {
     cmocka_unit_test(test_maxpool),
     cmocka_unit_test(test_softmax),
     cmocka_unit_test(test_layernormsteps),
+    cmocka_unit_test(test_rnncell),
     cmocka_unit_test(test_vbinary),
     cmocka_unit_test(test_gavgpool),
     cmocka_unit_test(test_reduce_runs),
