@@ -34,25 +34,33 @@ const MODULES = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.en
 // Serves `worker` (a file of examples/workerd) with `data` ({ name: bytes })
 // as its data modules, from the example's config; calls use(get) with
 // get(path) -> { status, body }; stops workerd after.
+// The worker's files laid out in a fresh directory as config.capnp names
+// them: the package's modules, the core module, `worker` (a file of
+// examples/workerd) as worker.mjs and `data` ({ name: bytes }) as its data
+// modules in place of the example's. Returns { dir, config }.
+function layout(worker, data) {
+  const dir = mkdtempSync(join(tmpdir(), 'holo-workerd-'));
+  for (const d of ['stores', 'src', 'dist']) mkdirSync(join(dir, d));
+  let config = readFileSync(join(EX, 'config.capnp'), 'utf8');
+  for (const f of MODULES) assert.ok(config.includes(`esModule = embed "${f}"`), `examples/workerd/config.capnp lists ${f}`);
+  for (const f of MODULES) copyFileSync(join(PKG, f), join(dir, f));
+  copyFileSync(join(PKG, 'dist', 'hologram-simd128.wasm'), join(dir, 'hologram-simd128.wasm'));
+  copyFileSync(join(EX, worker), join(dir, 'worker.mjs'));
+  config = config.replace(/^ *\(name = "[^"]+", data = embed "[^"]+"\),\n/gm, '');
+  const lines = Object.keys(data).map((n) => `    (name = "${n}", data = embed "${n}"),\n`).join('');
+  config = config.replace('  ],\n  compatibilityDate', `${lines}  ],\n  compatibilityDate`);
+  for (const [n, bytes] of Object.entries(data)) writeFileSync(join(dir, n), bytes);
+  return { dir, config };
+}
+
 async function serve(worker, data, use) {
   assert.ok(existsSync(WORKERD), `workerd binary missing at ${WORKERD} (npm ci installs the workerd devDependency)`);
   const v = spawnSync(WORKERD, ['--version'], { encoding: 'utf8', timeout: 30000 });
   assert.is(v.status, 0, `workerd cannot run on this machine: ${v.error ?? ''} ${v.stderr}`);
-  const dir = mkdtempSync(join(tmpdir(), 'holo-workerd-'));
+  const { dir, config } = layout(worker, data);
   const port = await freePort();
   let child, log = '';
   try {
-    for (const d of ['stores', 'src', 'dist']) mkdirSync(join(dir, d));
-    let config = readFileSync(join(EX, 'config.capnp'), 'utf8');
-    for (const f of MODULES) assert.ok(config.includes(`esModule = embed "${f}"`), `examples/workerd/config.capnp lists ${f}`);
-    for (const f of MODULES) copyFileSync(join(PKG, f), join(dir, f));
-    copyFileSync(join(PKG, 'dist', 'hologram-simd128.wasm'), join(dir, 'hologram-simd128.wasm'));
-    copyFileSync(join(EX, worker), join(dir, 'worker.mjs'));
-    // the example's data modules give way to `data`
-    config = config.replace(/^ *\(name = "[^"]+", data = embed "[^"]+"\),\n/gm, '');
-    const lines = Object.keys(data).map((n) => `    (name = "${n}", data = embed "${n}"),\n`).join('');
-    config = config.replace('  ],\n  compatibilityDate', `${lines}  ],\n  compatibilityDate`);
-    for (const [n, bytes] of Object.entries(data)) writeFileSync(join(dir, n), bytes);
     writeFileSync(join(dir, 'config.capnp'), config.replace('127.0.0.1:8787', `127.0.0.1:${port}`));
     child = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => { log += d; });
@@ -97,34 +105,71 @@ test('workerd serves the package and matches Node', async () => {
 const MiB = 1 << 20;
 const ZOO = 'mobilenet_v2_w025.op17';
 
+const soakData = () => ({
+  'digits.holo': readFileSync(join(ROOT, 'web-demo', 'model', 'digits.holo')),
+  'zoo.holo': convert(new Uint8Array(readFileSync(join(ROOT, 'tests', 'zoo', 'models', `${ZOO}.onnx`)))).holo,
+});
+
+// The soak through get(path) -> body (workerd serving, or miniflare).
+async function soak(get, what, digits, zoo) {
+  const first = await get('/repeat');
+  assert.is(first.environment, 'workerd', 'the worker detects workerd');
+  assert.equal({ ...first.limits, ceilingBytes: 0 }, { environment: 'workerd', retainBytes: 8 * MiB, memoryBudget: 16 * MiB, memoRecords: 4096, ceilingBytes: 0 });
+  assert.is(first.repeatHits, 3, 'the second round of three inputs: memo hits');
+  const ceiling = first.limits.ceilingBytes;
+  assert.ok(ceiling <= digits.length + 40 * MiB, `documented ceiling ${ceiling} = model bytes + < 40 MiB`);
+  const rows = [];
+  for (let k = 0; k < 10; k++) {
+    const r = await get(`/digits?from=${k * 1000}&n=1000`);
+    rows.push({ executions: (k + 1) * 1000, memoryMiB: +(r.memoryBytes / MiB).toFixed(2), maxMiB: +(r.maxMemory / MiB).toFixed(2), residentMiB: +(r.residentBytes / MiB).toFixed(2), evictions: r.evictions });
+    assert.ok(r.maxMemory <= 48 * MiB, `after ${(k + 1) * 1000}: linear memory ${r.maxMemory} > 48 MiB`);
+    assert.ok(r.maxMemory <= ceiling, `after ${(k + 1) * 1000}: linear memory ${r.maxMemory} > the ceiling ${ceiling}`);
+  }
+  console.log(`${what} digits (ceiling ${(ceiling / MiB).toFixed(2)} MiB):`, JSON.stringify(rows));
+  const last = await get('/repeat');
+  assert.is(last.executions, 10000 + 12);
+  assert.ok(last.evictions > 0, 'the cache filled and evicted');
+  assert.is(last.repeatHits, 3, 'after 10,000 distinct executions, repeated inputs are still memo hits');
+  const z = await get('/zoo?from=0&n=300');
+  assert.is(z.executions, 300);
+  console.log(`${what} ${ZOO} (${zoo.length} B): memory ${(z.maxMemory / MiB).toFixed(2)} MiB, ceiling ${(z.limits.ceilingBytes / MiB).toFixed(2)} MiB`);
+  assert.ok(z.limits.ceilingBytes <= zoo.length + 40 * MiB, `zoo ceiling ${z.limits.ceilingBytes}`);
+  assert.ok(z.maxMemory <= z.limits.ceilingBytes, `${ZOO}: linear memory ${z.maxMemory} > its ceiling ${z.limits.ceilingBytes}`);
+}
+
 test('workerd soak: 10,000 distinct digit executions in one isolate stay under 48 MiB and the ceiling; memo hits; a zoo model under its ceiling', async () => {
-  const digits = readFileSync(join(ROOT, 'web-demo', 'model', 'digits.holo'));
-  const zoo = convert(new Uint8Array(readFileSync(join(ROOT, 'tests', 'zoo', 'models', `${ZOO}.onnx`)))).holo;
-  await serve('soak.mjs', { 'digits.holo': digits, 'zoo.holo': zoo }, async (get) => {
-    const first = await get('/repeat');
-    assert.is(first.environment, 'workerd', 'the worker detects workerd');
-    assert.equal({ ...first.limits, ceilingBytes: 0 }, { environment: 'workerd', retainBytes: 8 * MiB, memoryBudget: 16 * MiB, memoRecords: 4096, ceilingBytes: 0 });
-    assert.is(first.repeatHits, 3, 'the second round of three inputs: memo hits');
-    const ceiling = first.limits.ceilingBytes;
-    assert.ok(ceiling <= digits.length + 40 * MiB, `documented ceiling ${ceiling} = model bytes + < 40 MiB`);
-    const rows = [];
-    for (let k = 0; k < 10; k++) {
-      const r = await get(`/digits?from=${k * 1000}&n=1000`);
-      rows.push({ executions: (k + 1) * 1000, memoryMiB: +(r.memoryBytes / MiB).toFixed(2), maxMiB: +(r.maxMemory / MiB).toFixed(2), residentMiB: +(r.residentBytes / MiB).toFixed(2), evictions: r.evictions });
-      assert.ok(r.maxMemory <= 48 * MiB, `after ${(k + 1) * 1000}: linear memory ${r.maxMemory} > 48 MiB`);
-      assert.ok(r.maxMemory <= ceiling, `after ${(k + 1) * 1000}: linear memory ${r.maxMemory} > the ceiling ${ceiling}`);
-    }
-    console.log(`workerd digits (ceiling ${(ceiling / MiB).toFixed(2)} MiB):`, JSON.stringify(rows));
-    const last = await get('/repeat');
-    assert.is(last.executions, 10000 + 12);
-    assert.ok(last.evictions > 0, 'the cache filled and evicted');
-    assert.is(last.repeatHits, 3, 'after 10,000 distinct executions, repeated inputs are still memo hits');
-    const z = await get('/zoo?from=0&n=300');
-    assert.is(z.executions, 300);
-    console.log(`workerd ${ZOO} (${zoo.length} B): memory ${(z.maxMemory / MiB).toFixed(2)} MiB, ceiling ${(z.limits.ceilingBytes / MiB).toFixed(2)} MiB`);
-    assert.ok(z.limits.ceilingBytes <= zoo.length + 40 * MiB, `zoo ceiling ${z.limits.ceilingBytes}`);
-    assert.ok(z.maxMemory <= z.limits.ceilingBytes, `${ZOO}: linear memory ${z.maxMemory} > its ceiling ${z.limits.ceilingBytes}`);
+  const data = soakData();
+  await serve('soak.mjs', data, (get) => soak(get, 'workerd', data['digits.holo'], data['zoo.holo']));
+});
+
+// The same worker under miniflare (npm `miniflare`, which runs its own
+// workerd as `wrangler dev` does), modules listed as config.capnp lists them.
+test('miniflare soak: the same worker, the same bounds', async () => {
+  const { Miniflare } = await import('miniflare');
+  const data = soakData();
+  const { dir } = layout('soak.mjs', data);
+  const mf = new Miniflare({
+    modulesRoot: dir,
+    modules: [
+      { type: 'ESModule', path: join(dir, 'worker.mjs') },
+      ...MODULES.map((f) => ({ type: 'ESModule', path: join(dir, f) })),
+      { type: 'CompiledWasm', path: join(dir, 'hologram-simd128.wasm') },
+      ...Object.keys(data).map((n) => ({ type: 'Data', path: join(dir, n) })),
+    ],
+    compatibilityDate: '2025-01-01',
   });
+  try {
+    const get = async (path) => {
+      const res = await mf.dispatchFetch(`http://localhost${path}`);
+      const body = await res.json();
+      assert.is(res.status, 200, `worker failed on ${path}: ${JSON.stringify(body)}`);
+      return body;
+    };
+    await soak(get, 'miniflare', data['digits.holo'], data['zoo.holo']);
+  } finally {
+    await mf.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
