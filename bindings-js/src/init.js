@@ -60,16 +60,19 @@ export async function init(wasm, options = {}) {
 // is the threaded build (it imports its shared memory); a single-thread
 // module given with a bare thread count runs on one thread.
 async function initThreaded(explicit, threads, options, wasm) {
-  let reason = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
-  const m = reason ? null : wasm ? await toModule(wasm) : await shipped(THREADED_VARIANT);
-  if (!reason && !m) reason = `dist/${FILES[THREADED_VARIANT]} is not shipped`;
-  if (m && !importsMemory(m)) {
-    reason = `the given module is not the threaded build (${FILES[THREADED_VARIANT]})`;
+  // A given module is looked at first: a single-thread one runs wherever
+  // (workerd, a page without isolation) - never replaced by a shipped one.
+  const given = wasm ? await toModule(wasm) : null;
+  if (given && !importsMemory(given)) {
+    const reason = `the given module is not the threaded build (${FILES[THREADED_VARIANT]})`;
     if (explicit) throw new HologramError('ARG', `variant '${THREADED_VARIANT}': ${reason}`);
-    const rt = new Runtime(m, 'custom', await hostOf(options));
+    const rt = new Runtime(given, 'custom', await hostOf(options));
     rt.threadsUnavailable = reason;
     return rt;
   }
+  let reason = (await threadsUnavailable()) ?? (supported('simd128') ? null : 'this engine lacks SIMD128');
+  const m = reason ? null : given ?? (await shipped(THREADED_VARIANT));
+  if (!reason && !m) reason = `dist/${FILES[THREADED_VARIANT]} is not shipped`;
   if (reason) {
     if (explicit) throw new HologramError('UNSUPPORTED', `variant '${THREADED_VARIANT}' cannot run here: ${reason}`);
     const rt = await init(undefined, { hostHash: options.hostHash });

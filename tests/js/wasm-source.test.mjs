@@ -146,6 +146,25 @@ test('a worker that fails to start says why, whatever the error event carries', 
   assert.not.match(workerErrorText({}), /undefined/);
 });
 
+test('where threads cannot run (no SharedArrayBuffer: workerd, a page without isolation) a given single-thread module is still the one that runs', async () => {
+  const script = `
+    delete globalThis.SharedArrayBuffer;
+    const { init } = await import(${JSON.stringify(pathToFileURL(join(PKG, 'index.js')).href)});
+    const rt = await init(${JSON.stringify(file('scalar'))}, { threads: 2, variant: undefined });
+    const s = rt.load(new Uint8Array((await import('node:fs')).readFileSync(${JSON.stringify(join(PKG, '..', 'tests', 'fixtures', 'mlp.holo'))})));
+    const [y] = s.execute([new Float32Array(64).fill(0.5)]);
+    console.log(JSON.stringify({ variant: rt.variant, threads: rt.threads, why: rt.threadsUnavailable, label: y.label }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 });
+  assert.is(r.status, 0, r.stderr);
+  const got = JSON.parse(r.stdout);
+  assert.is(got.threads, 1);
+  assert.match(got.why, /not the threaded build/);
+  assert.is(got.variant, 'custom');
+  const s = await load(fixture('mlp'), { variant: 'scalar' });
+  assert.is(got.label, s.execute([new Float32Array(64).fill(0.5)])[0].label, 'the given scalar module ran');
+  s.dispose();
+});
+
 test('without process.getBuiltinModule (Node < 20.16) the built-ins come by import(): dist/ is read and the threads start', () => {
   const script = `
     process.getBuiltinModule = undefined;
