@@ -127,7 +127,7 @@ static void random_churn_never_overlaps_and_returns_everything(void **st) {
   (void)st;
   holo_heap h = fresh();
   size_t n = 0;
-  churn(&h, &n, 60000);
+  churn(&h, &n, 30000);
   assert_true(h.used > 0);
   free_all(&h, &n);
   assert_int_equal(h.used, 0);
