@@ -9,6 +9,7 @@
 // emits canonical nodes through ctx.emit and may return nothing.
 import { RESIZE_OPS } from './onnx-ops-resize.js';
 import { RNN_OPS } from './onnx-ops-rnn.js';
+import { TENSOR_OPS } from './onnx-ops-tensors.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -69,7 +70,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -355,19 +356,6 @@ OPS.CastLike = {
     ctx.emit('Cast', [n.inputs[0]], n.outputs, { to: A.int(to) });
   },
 };
-OPS.EyeLike = {
-  attrs: ['dtype', 'k'],
-  norm(ctx, n) {
-    const a = { k: A.int(attr(n, 'k', 0)) };
-    if (n.attrs.dtype !== undefined) a.dtype = A.int(attr(n, 'dtype'));
-    ctx.emit('EyeLike', n.inputs, n.outputs, a);
-  },
-};
-for (const w of ['HannWindow', 'HammingWindow', 'BlackmanWindow'])
-  OPS[w] = {
-    attrs: ['output_datatype', 'periodic'],
-    norm: (ctx, n) => ctx.emit(w, n.inputs, n.outputs, { output_datatype: A.int(attr(n, 'output_datatype', 1)), periodic: A.int(attr(n, 'periodic', 1)) }),
-  };
 OPS.Cast = {
   attrs: ['to'],
   norm(ctx, n) {
@@ -576,21 +564,6 @@ OPS.SpaceToDepth = {
     ctx.emit('SpaceToDepth', n.inputs, n.outputs, { blocksize: A.int(attr(n, 'blocksize')) });
   },
 };
-function scatterReduction(ctx, n) {
-  const r = attr(n, 'reduction', 'none');
-  const allowed = ctx.opset >= 18 ? ['none', 'add', 'mul', 'max', 'min'] : ctx.opset >= 16 ? ['none', 'add', 'mul'] : ['none'];
-  if (!allowed.includes(r)) throw new Unsupported(`reduction '${r}' is not defined at opset ${ctx.opset} (${allowed.join(', ')})`);
-  return A.string(r);
-}
-OPS.ScatterElements = {
-  attrs: ['axis', 'reduction'],
-  norm: (ctx, n) => ctx.emit('ScatterElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)), reduction: scatterReduction(ctx, n) }),
-};
-// Scatter (opset 9, deprecated at 11) is ScatterElements without reduction.
-OPS.Scatter = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('ScatterElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)), reduction: A.string('none') }) };
-OPS.ScatterND = { attrs: ['reduction'], norm: (ctx, n) => ctx.emit('ScatterND', n.inputs, n.outputs, { reduction: scatterReduction(ctx, n) }) };
-OPS.GatherND = { attrs: ['batch_dims'], norm: (ctx, n) => ctx.emit('GatherND', n.inputs, n.outputs, { batch_dims: A.int(attr(n, 'batch_dims', 0)) }) };
-OPS.NonZero = { attrs: [], norm: (ctx, n) => ctx.emit('NonZero', n.inputs, n.outputs, {}) };
 OPS.GatherElements = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('GatherElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)) }) };
 OPS.CumSum = { attrs: ['exclusive', 'reverse'], norm: (ctx, n) => ctx.emit('CumSum', n.inputs, n.outputs, { exclusive: A.int(attr(n, 'exclusive', 0)), reverse: A.int(attr(n, 'reverse', 0)) }) };
 OPS.Trilu = { attrs: ['upper'], norm: (ctx, n) => ctx.emit('Trilu', n.inputs, n.outputs, { upper: A.int(attr(n, 'upper', 1)) }) };

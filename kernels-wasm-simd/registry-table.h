@@ -286,8 +286,8 @@
      .infer = holo_k_cast_infer, .run = holo_k_cast_run},
     {.op = "Range", .identity = "Range/f32,f64,i16,i32,i64/scalar/1", .dtypes = "f32,f64,i16,i32,i64",
      .infer = holo_k_range_infer, .run = holo_k_range_run},
-    {.op = "ConvTranspose", .identity = "ConvTranspose/f32/scalar/1", .dtypes = "f32",
-     .infer = holo_k_convtranspose_infer, .run = holo_k_convtranspose_run},
+    {.op = "ConvTranspose", .identity = "ConvTranspose/f32/" GEMM_CLASS "/2", .dtypes = "f32",
+     .flags = HOLO_KERNEL_GEMM, .infer = holo_k_convtranspose_infer, .run = holo_k_convtranspose_run},
     {.op = "Resize", .identity = "Resize/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_resize_infer, .run = holo_k_resize_run},
     /* the shape of a value whose dims are known only at execution (operators/shape.c) */
