@@ -178,7 +178,10 @@ export interface RefineReport {
 
 export type ErrorCode =
   | 'ARG' | 'FORMAT' | 'UNSUPPORTED' | 'INPUT' | 'MEMORY' | 'BUDGET' | 'STORE' | 'KERNEL' | 'STATE' | 'LIMIT'
-  | 'DISPOSED' | 'TRAP' | 'ABI' | 'UNKNOWN';
+  | 'DISPOSED' | 'TRAP' | 'ABI' | 'UNKNOWN'
+  /** A thread pool worker died inside a task during the call (threaded module): its task was re-run
+   * by the calling thread, the call's results are not returned, the session stays usable. */
+  | 'THREADS';
 
 export declare class HologramError extends Error {
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
@@ -265,12 +268,13 @@ export declare class Runtime {
   readonly poisoned: string | null;
   /** true: the host's SHA-256 labels large inputs (see LoadOptions.hostHash). */
   readonly hostHash: boolean;
-  /** Threads one dispatch may use (1 for the single-thread modules). */
+  /** Threads one dispatch may use (1 for the single-thread modules); drops when a pool worker dies. */
   readonly threads: number;
   /** Why a requested thread count could not be had, if it could not. */
   readonly threadsUnavailable?: string;
-  /** The threaded module's pool: workers parked, tasks they ran, parallel jobs (null elsewhere). */
-  readonly poolStats: { started: number; workerTasks: number; jobs: number; errors: string[] } | null;
+  /** The threaded module's pool: workers parked, tasks they ran, parallel jobs, workers that died,
+   * tasks the calling thread re-ran for them, why workers did not start or died (null elsewhere). */
+  readonly poolStats: { started: number; workerTasks: number; jobs: number; dead: number; rerun: number; errors: string[]; deaths: string[] } | null;
   /** Stops the worker pool (idempotent); sessions keep working on one thread. */
   dispose(): void;
   /** The instance's linear memory in bytes (memory.buffer.byteLength; it never shrinks). */

@@ -11,7 +11,7 @@ export const MEMORY_STATUS = STATUS.indexOf('MEMORY');
 /**
  * Every failure of the library is a HologramError with a stable `code`:
  * the core's statuses (ARG FORMAT UNSUPPORTED INPUT MEMORY BUDGET STORE KERNEL
- * STATE LIMIT) and the shim's own (DISPOSED TRAP ABI).
+ * STATE LIMIT) and the shim's own (DISPOSED TRAP ABI THREADS).
  */
 export class HologramError extends Error {
   constructor(code, message, options) {

@@ -21,6 +21,8 @@ const utf8 = new TextDecoder();
 export class Runtime {
   #poisoned = null;
   #pool = null;
+  #deathsReported = 0; // pool deaths already reported by a THREADS error
+  #rerunReported = 0;
   #module;
   #sha256 = null; // node:crypto's createHash when the host hashes large inputs
   constructor(module, variant = 'custom', host = {}) {
@@ -30,7 +32,10 @@ export class Runtime {
     this.storeError = null; // the last exception a warm store threw, if any
     let raw = null;
     const env = hostImports(this, (n, align) => raw.holo_alloc(n, align) >>> 0, () => this.#sha256);
-    if (host.memory) env.memory = host.memory; // the threaded module imports its shared memory
+    if (host.memory) {
+      env.memory = host.memory; // the threaded module imports its shared memory
+      env.holo_pool_signal = () => {}; // test faults: only worker instances call it (threads-worker.js)
+    }
     this.threads = 1;
     let instance;
     try {
@@ -68,10 +73,41 @@ export class Runtime {
     if (this.threads < n) this.threadsUnavailable = `${n - this.threads} of ${n - 1} workers did not start: ${this.#pool.errors.join('; ') || 'unknown'}`;
   }
 
-  /** Pool statistics of the threaded module: workers started, tasks they ran, parallel jobs. */
+  /** Pool statistics of the threaded module: workers started, tasks they ran, parallel jobs, deaths, tasks re-run. */
   get poolStats() {
     if (typeof this.x.holo_pool_stat !== 'function') return null;
-    return { started: this.x.holo_pool_stat(0), workerTasks: this.x.holo_pool_stat(1), jobs: this.x.holo_pool_stat(2), errors: this.#pool ? this.#pool.errors : [] };
+    const p = this.#pool;
+    return { started: this.x.holo_pool_stat(0), workerTasks: this.x.holo_pool_stat(1), jobs: this.x.holo_pool_stat(2), dead: this.x.holo_pool_stat(3), rerun: this.x.holo_pool_stat(4), errors: p ? p.errors : [], deaths: p ? p.deaths : [] };
+  }
+
+  /**
+   * The THREADS error for pool workers that died since the last one was
+   * reported, or null. Called at the end of a call (session.js): each
+   * death fails exactly one call. The dead worker's task was re-run by the
+   * calling thread (threads.c), so every value the call computed is whole;
+   * the pool goes on with the workers left.
+   */
+  threadsFault() {
+    if (!this.#pool) return null;
+    const x = this.x, deaths = x.holo_pool_stat(3);
+    if (deaths === this.#deathsReported) return null;
+    const rerun = x.holo_pool_stat(4), dead = new Int32Array(this.mem, this.#pool.at.dead, 64);
+    const how = ['', 'trapped', 'threw an exception', 'exited or was terminated'];
+    const which = [];
+    for (let k = 1; k < 64; k++) if (dead[k]) which.push(`worker ${k} ${how[dead[k]] ?? 'died'}`);
+    this.threads = Math.max(1, 1 + x.holo_pool_stat(0) - deaths);
+    const e = new HologramError('THREADS', `a thread pool worker died inside a task (${which.join(', ')}; ${deaths - this.#deathsReported} new); ` +
+      `the calling thread re-ran ${rerun - this.#rerunReported} unfinished task(s), so no value was left half-written, but this call's results are not returned; ` +
+      `the session stays usable on ${this.threads} thread(s) (rt.threads): call again`);
+    this.#deathsReported = deaths;
+    this.#rerunReported = rerun;
+    return e;
+  }
+
+  /** For tests only (Symbol.for('hologram.testFault')): makes pool worker k trap, throw or be terminated mid-task. */
+  [Symbol.for('hologram.testFault')](k, kind, options) {
+    if (!this.#pool) throw new HologramError('STATE', 'testFault: this Runtime has no thread pool');
+    this.#pool.testFault(k, kind, options);
   }
 
   /** Stops the worker pool (idempotent). Sessions keep working on one thread. */

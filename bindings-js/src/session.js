@@ -28,6 +28,8 @@ function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null }
     const views = rt.alloc(viewsBytes(nOut)); owned.push(views);
     const extra = extraBytes ? rt.alloc(extraBytes, 16) : 0; if (extra) owned.push(extra);
     const st = withStore(h, () => fn(inArr, inputs.length, views, nOut, extra));
+    const died = rt.threadsFault(); // a pool worker that died during the call fails it (THREADS)
+    if (died) throw died;
     if (st !== 0) throw rt.error(h.err, st);
     if (after) after(extra);
     return readTensors(rt, views, nOut, copy);

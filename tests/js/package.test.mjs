@@ -25,7 +25,7 @@ test('npm pack ships the shim, types, stores and every dist/*.wasm, and no C', (
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PKG, encoding: 'utf8', timeout: 60000 });
   assert.is(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path).sort();
-  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts', 'src/threads.js', 'src/threads-worker.js', 'dist/layout.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
+  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts', 'src/threads.js', 'src/threads-worker.js', 'src/threads-supervisor.js', 'dist/layout.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
   // The shim is shipped as it is (no build step): each src/*.js, and every file index.js reaches by relative imports.
   for (const f of readdirSync(join(PKG, 'src')).filter((n) => n.endsWith('.js'))) assert.ok(files.includes(`src/${f}`), `src/${f} missing from ${files}`);
   const seen = new Set(), todo = ['index.js'];
@@ -60,13 +60,14 @@ function inspect(file) {
   return JSON.parse(r.stdout);
 }
 
-test('every core module imports only env.holo_host_sha256 / holo_host_store_get / holo_host_store_put (+ its memory, threaded)', () => {
+test('every core module imports only env.holo_host_sha256 / holo_host_store_get / holo_host_store_put (+ its memory and holo_pool_signal, threaded)', () => {
   assert.ok(shipped.includes('hologram-simd128.wasm'));
   for (const w of shipped) {
     const { imports, exports } = inspect(join(PKG, 'dist', w));
-    // The threaded module imports its (shared) memory instead of exporting one.
+    // The threaded module imports its (shared) memory instead of exporting one,
+    // and the pool's test-fault signal (threads.c; only worker instances call it).
     const threaded = w.includes('-threads');
-    const want = ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function', ...(threaded ? ['env.memory:memory'] : [])].sort();
+    const want = ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function', ...(threaded ? ['env.memory:memory', 'env.holo_pool_signal:function'] : [])].sort();
     assert.equal(imports.map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), want, w);
     assert.is(exports.some((e) => e.name === 'memory' && e.kind === 'memory'), !threaded, w);
     if (threaded) for (const e of ['holo_worker_main', 'holo_pool_quit', '__stack_pointer']) assert.ok(exports.some((x) => x.name === e), `${w} exports ${e}`);

@@ -2,7 +2,12 @@
 // `parallel`; docs/decisions.md 14): a worker pool on shared memory runs the
 // GEMM core's shape-split tasks. Same bytes and labels as the single-thread
 // simd128 module for 1, 2 and 4 threads; workers really take tasks; option
-// errors are values; disposing stops the pool and loses nothing.
+// errors are values; disposing stops the pool and loses nothing. A worker
+// that traps, throws or is terminated mid-task fails the call with THREADS
+// within 1 s, its task re-run (threads-fault-child.mjs, in a child process
+// with a per-trial timeout so that a hang fails instead of blocking).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { init, load, HologramError } from '../../bindings-js/index.js';
@@ -157,6 +162,56 @@ test('a runtime whose pool is disposed keeps working on one thread', () => {
   assert.ok(yA.equals(yB), 'after dispose: same bytes as single-thread');
   assert.ok(y1.length > 0);
   s.dispose(); s1.dispose();
+});
+
+// Runs the fault trials in a child process; resolves with one object per
+// trial, or rejects when a trial takes longer than trialMs (the child is
+// killed: a hang is a failure, never a blocked run).
+function faultTrials(plan, trialMs) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./threads-fault-child.mjs', import.meta.url)), ...plan], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const lines = [];
+    let buf = '', err = '', timer;
+    const arm = () => { clearTimeout(timer); timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`trial ${lines.length} did not end within ${trialMs} ms (a hang); stderr: ${err.slice(-500)}`)); }, trialMs); };
+    arm();
+    child.stdout.on('data', (d) => {
+      buf += d;
+      for (let i; (i = buf.indexOf('\n')) >= 0; buf = buf.slice(i + 1)) { lines.push(JSON.parse(buf.slice(0, i))); arm(); }
+    });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('exit', (code) => { clearTimeout(timer); code === 0 ? resolve(lines) : reject(new Error(`fault child exited ${code}: ${err.slice(-800)}`)); });
+  });
+}
+
+function checkTrial(r) {
+  const at = `trial ${r.trial} (${r.kind}${r.afterMs !== undefined ? ` after ${r.afterMs} ms` : ''})`;
+  assert.is(r.threads, r.kind === 'terminate3' ? 3 : 2, `${at}: the pool started`);
+  if (r.code === 'OK') {
+    // terminate() landed after the call ended: the bytes are whole and a later call reports the death.
+    assert.ok(r.afterMs !== undefined && r.okBytes, `${at}: a call that succeeds gives the 1-thread bytes`);
+    assert.is(r.laterCode, 'THREADS', `${at}: the death is reported by the next call`);
+  } else {
+    assert.is(r.code, 'THREADS', `${at}: ${r.message}`);
+    assert.match(r.message, /worker \d+ (trapped|threw an exception|exited or was terminated)/);
+    assert.ok(r.ms < 1000, `${at}: the call failed after ${r.ms} ms (bound 1000)`);
+  }
+  assert.is(r.dead, 1, `${at}: one death counted`);
+  if (r.afterMs === undefined) assert.is(r.rerun, 1, `${at}: the dead worker's task was re-run by the caller`);
+  assert.is(r.threadsAfter, r.threads - 1, `${at}: rt.threads counts the workers left`);
+  if (r.againCode !== undefined) { assert.is(r.againCode, 'OK', `${at}: the session is usable`); assert.ok(r.againBytes, `${at}: same input again: the 1-thread bytes`); }
+  if (r.otherBytes !== undefined) assert.ok(r.otherBytes, `${at}: a new input on the pool left: the 1-thread bytes`);
+}
+
+test('a worker that traps, throws or is terminated mid-task: THREADS within 1 s, task re-run, session usable (100 trials, none hangs)', async () => {
+  const t0 = performance.now();
+  const [header, ...trials] = await faultTrials(['trap:10', 'throw:10', 'mixed:78', 'terminate3:2:3'], 15_000);
+  assert.ok(header.header);
+  assert.is(trials.length, 100);
+  for (const r of trials) checkTrial(r);
+  const ms = trials.map((r) => r.ms), normal = trials.filter((r) => r.normalMs !== undefined).map((r) => r.normalMs);
+  const three = trials.filter((r) => r.threads === 3);
+  for (const r of three) assert.ok(r.workerTasks > 0, 'with 3 threads the surviving worker keeps taking tasks');
+  console.log(`# fault trials: ${trials.length} in ${Math.round(performance.now() - t0)} ms; failed call max ${Math.max(...ms)} ms, median ${ms.sort((a, b) => a - b)[ms.length >> 1]} ms; the Conv on a healthy pool of 2 ${header.healthy2Ms.join('/')} ms, on the pool left after a death ${normal.join('/')} ms`);
 });
 
 test.after(() => { rt2.dispose(); rt4.dispose(); });

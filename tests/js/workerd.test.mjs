@@ -21,6 +21,8 @@ import { convert } from '../../compiler/convert.js';
 
 const WORKERD = join(ROOT, 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
 const EX = join(PKG, 'examples', 'workerd');
+// Worker entries (the threaded pool's): never imported by the module graph, no threads in workerd.
+const WORKER_ENTRIES = ['threads-worker.js', 'threads-supervisor.js'];
 
 const freePort = () => new Promise((resolve, reject) => {
   const srv = createServer();
@@ -29,7 +31,7 @@ const freePort = () => new Promise((resolve, reject) => {
 });
 
 
-const MODULES = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && f !== 'threads-worker.js').map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js'];
+const MODULES = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && !WORKER_ENTRIES.includes(f)).map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js'];
 
 // Serves `worker` (a file of examples/workerd) with `data` ({ name: bytes })
 // as its data modules, from the example's config; calls use(get) with
