@@ -31,8 +31,8 @@ g.output(y);
 const HOLO = writeHolo(g.toJSON());
 const X = Array.from({ length: 256 * 192 }, rnd);
 
-// The long Conv of tests/js/threads-fault-child.mjs: 64 -> 64 channels, 3x3, 200x200.
-const CC = 64, CH = 200;
+// The long Conv of tests/js/threads-fault-child.mjs: 64 -> 64 channels, 3x3, 212x212.
+const CC = 64, CH = 212;
 const cg = new GraphBuilder();
 const cx = cg.input('x', DT.f32, [1, CC, CH, CH]);
 const cw = cg.constant('w', DT.f32, [CC, CC, 3, 3], Float32Array.from({ length: CC * CC * 9 }, rnd));
