@@ -13,7 +13,7 @@
 //   refine.js     refinement plans and reports
 //   generator.js  the generation step API; generate.js the generate() loop
 //   prompt-cache.js  a session's prompt cache
-//   threads.js    the threaded module's worker pool (threads-worker.js)
+//   threads.js    the threaded module's worker pool (threads-supervisor.js starts and watches threads-worker.js)
 //   errors.js, args.js, handle.js, layout-rows.js: what they share
 export { HologramError } from './src/errors.js';
 export { VARIANTS, THREADED_VARIANT, features } from './src/variants.js';

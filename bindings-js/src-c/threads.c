@@ -1,5 +1,5 @@
 /* The threaded module's worker pool (hologram-simd128-threads.wasm only;
- * empty in every other build). docs/decisions.md #14 and #37.
+ * empty in every other build). docs/decisions.md #14 and #40.
  *
  * N extra instances of the same module share this module's memory; each
  * runs holo_worker_main, parked in memory.atomic.wait32 on `wake`. A
@@ -129,8 +129,8 @@ static void caller_wait(uint32_t d) {
   if (P.caller_waits) __builtin_wasm_memory_atomic_wait32((int *)&P.done, (int)d, WAIT_NS);
 }
 
-/* Waits until no live worker may hold a task of `gen`; returns the
- * workers that died meanwhile (their busy word stays set forever). */
+/* Waits until no live worker may hold a task of `gen` (a dead worker's
+ * busy word stays set forever: it is skipped). */
 static void quiesce(uint32_t gen) {
   for (uint32_t k = 1; k < MAX_WORKERS; k++)
     while (atomic_load(&P.busy[k]) == gen && !atomic_load(&P.dead[k]))
@@ -167,9 +167,12 @@ static void await_job(uint32_t gen, uint32_t n) {
     uint32_t d = atomic_load(&P.done);
     if (d == n) return;
     if (atomic_load(&P.dead[0]) != P.deaths_seen) {
-      take_over(gen, n);
-      if (atomic_load(&P.dead[0]) == P.deaths_seen) return;
-      continue; /* another death during the take-over: look again */
+      /* done never reaches n now (the dead task's increment is missing):
+       * the job is complete once a take-over saw every death there is. */
+      do
+        take_over(gen, n);
+      while (atomic_load(&P.dead[0]) != P.deaths_seen);
+      return;
     }
     caller_wait(d);
   }

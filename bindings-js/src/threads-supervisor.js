@@ -1,4 +1,4 @@
-// The supervisor of a threaded Runtime's pool (docs/decisions.md 37). While
+// The supervisor of a threaded Runtime's pool (docs/decisions.md 40). While
 // a call runs, the calling thread is blocked inside it (Node: atomics.wait;
 // a window spins), so it cannot receive a worker's 'exit' or 'error' event.
 // This worker's event loop is free: it starts the pool workers
@@ -9,10 +9,9 @@
 // is a worker entry on its own.
 const isNode = typeof globalThis.process?.versions?.node === 'string';
 const EXITED = 3; // threads.c: dead word kind of an exit the supervisor saw
-// Browsers: new Worker(new URL(literal, import.meta.url), { type: 'module' })
-// in full, the pattern bundlers turn into a worker entry; Node's URL is built
-// from a copy of import.meta.url so that no bundler emits the script twice.
-const HERE = import.meta.url;
+// threads.js's workerErrorText for the bare Event a browser gives (this file has no imports).
+const NOT_LOADED = 'the worker script threads-worker.js did not load or evaluate (the browser gives no reason: check that it is served, as JavaScript, ' +
+  'from the URL the bundle asks for - the network panel shows it; on a cross-origin-isolated page it needs the same COEP-compatible headers)';
 
 /** Marks worker `id` dead (once) and wakes the caller (threads.c: dead[], done). */
 function markDead(memory, at, id, kind) {
@@ -22,14 +21,14 @@ function markDead(memory, at, id, kind) {
   Atomics.notify(a, at.done / 4);
 }
 
-function supervise({ module, memory, stacks, at }, Ctor, post) {
+// workerUrl: threads-worker.js's URL, from threads.js (where bundlers see it).
+function supervise({ module, memory, stacks, at, workerUrl }, Ctor, post) {
   let quitting = false;
   const pool = stacks.map((stackTop, i) => {
     const id = i + 1;
     const data = { module, memory, stackTop, id, at };
     const w = { id, worker: null, ready: false, exited: false, dead: false };
-    w.worker = isNode ? new Ctor(new URL('./threads-worker.js', HERE), { workerData: data })
-      : new Worker(new URL('./threads-worker.js', import.meta.url), { type: 'module' });
+    w.worker = isNode ? new Ctor(new URL(workerUrl), { workerData: data }) : new Ctor(workerUrl, { type: 'module' });
     if (!isNode) w.worker.postMessage(data);
     // A worker that reached holo_worker_main and ends without quitting is
     // dead: mark it before anything else (the caller may be waiting on it).
@@ -55,7 +54,7 @@ function supervise({ module, memory, stacks, at }, Ctor, post) {
     } else {
       w.worker.onmessage = (ev) => onMessage(ev.data);
       // A script that did not load is a bare Event (threads.js workerErrorText says more).
-      w.worker.onerror = (e) => { e.preventDefault?.(); die((e && e.message) || 'the worker script threads-worker.js did not load or evaluate (the browser gives no reason)'); };
+      w.worker.onerror = (e) => { e.preventDefault?.(); die(e && e.message ? e.message : NOT_LOADED); };
     }
     return w;
   });

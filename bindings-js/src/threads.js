@@ -29,17 +29,23 @@ export function sharedMemory() {
   return new WebAssembly.Memory({ initial: 32, maximum: 32768, shared: true });
 }
 
-// The pool's supervisor script (it starts the workers, threads-worker.js).
-// For browsers, the one pattern bundlers (Vite, webpack, Parcel) turn into a
-// worker entry: new Worker(new URL(literal, import.meta.url), { type:
-// 'module' }), written out in full. Node's URL is built from a copy of
-// import.meta.url so that a bundler does not emit the script a second time.
+// The pool's scripts. For browsers, the supervisor is started by the one
+// pattern bundlers (Vite, webpack, Parcel) turn into a worker entry: new
+// Worker(new URL(literal, import.meta.url), { type: 'module' }), written out
+// in full; the workers' script is a plain new URL(literal, import.meta.url),
+// which bundlers emit as an asset (it has no imports: it runs as it is),
+// handed to the supervisor, which starts the workers from it. Node's URLs
+// are built from a copy of import.meta.url so that a bundler does not emit
+// the scripts a second time. Under Vite 6/7's dev server both come from
+// node_modules/hologram-exec/ (movedByVite, src/variants.js).
 const webSupervisor = () => {
-  const moved = movedByVite('src/threads-supervisor.js'); // Vite 6/7's dev server (src/variants.js)
+  const moved = movedByVite('src/threads-supervisor.js');
   return moved ? new Worker(moved, { type: 'module' }) : new Worker(new URL('./threads-supervisor.js', import.meta.url), { type: 'module' });
 };
+const webWorkerUrl = () => (movedByVite('src/threads-worker.js') ?? new URL('./threads-worker.js', import.meta.url)).href;
 const HERE = import.meta.url;
 const nodeSupervisorUrl = () => new URL('./threads-supervisor.js', HERE);
+const nodeWorkerUrl = () => new URL('./threads-worker.js', HERE).href;
 
 /**
  * Why a worker failed to start, from its 'error' event or Error. A browser
@@ -61,7 +67,7 @@ export function workerErrorText(e, script = 'threads-worker.js') {
  * `memory`, under one supervisor worker (threads-supervisor.js) that marks
  * a worker dead in shared memory when it ends mid-call: the calling thread
  * is blocked in the call and cannot see the worker's events itself
- * (docs/decisions.md POOLDEC). exports: the main instance's (holo_alloc,
+ * (docs/decisions.md 40). exports: the main instance's (holo_alloc,
  * holo_pool_*). Returns { workers, errors, deaths, at, ready: Promise,
  * testFault(), dispose() }.
  */
@@ -74,7 +80,7 @@ export async function startPool(module, memory, exports, n) {
     stacks.push(base + STACK);
   }
   const at = { dead: exports.holo_pool_addr(0) >>> 0, done: exports.holo_pool_addr(1) >>> 0 };
-  const data = { module, memory, stacks, at };
+  const data = { module, memory, stacks, at, workerUrl: isNode ? nodeWorkerUrl() : webWorkerUrl() };
   const sup = isNode ? new NodeWorker(nodeSupervisorUrl(), { workerData: data }) : webSupervisor();
   if (!isNode) sup.postMessage(data);
   const errors = []; // why workers did not start

@@ -97,7 +97,7 @@ async function buildEsbuild(dir) {
   if (r.errors.length) throw new Error(`esbuild errors: ${JSON.stringify(r.errors)}`);
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
   for (const f of fs.readdirSync(path.join(PKG_DIR, 'dist')).filter((n) => n.endsWith('.wasm'))) fs.copyFileSync(path.join(PKG_DIR, 'dist', f), path.join(dir, 'dist', f));
-  fs.copyFileSync(path.join(PKG_DIR, 'src/threads-worker.js'), path.join(dir, 'app/threads-worker.js'));
+  for (const f of ['threads-supervisor.js', 'threads-worker.js']) fs.copyFileSync(path.join(PKG_DIR, 'src', f), path.join(dir, 'app', f));
   fs.writeFileSync(path.join(dir, 'index.html'), PAGE('./app/index.js', 'module'));
   return { dir, page: 'index.html', warnings: r.warnings.map((w) => esbuild.formatMessagesSync([w], { kind: 'warning', color: false }).join('')) };
 }
@@ -229,19 +229,22 @@ async function faults(name, base) {
     }
   });
   await S.check(`${name}: a threads worker script that does not load: one thread, and the reason`, async () => {
-    await page.route('**/threads-worker*.js', (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+    // Both pool scripts (threads-supervisor.js, a worker entry; threads-worker.js, an asset that Vite
+    // inlines as a data: URL below its assetsInlineLimit, so there only the supervisor is requested).
+    for (const f of POOL_SCRIPTS) await page.route(f, (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
     try {
       const got = await pageResult(`${base}?mode=page&archive=mm.holo&threads=2`);
       assert(got && got.ok, `app: ${got && got.error}`);
-      assert(got.threads === 1 && /1 of 1 workers did not start: the worker script threads-worker\.js did not load/.test(got.why ?? ''), `threads ${got.threads}, why: ${got.why}`);
+      assert(got.threads === 1 && /1 of 1 workers did not start: (the pool supervisor did not start: )?the worker script threads-(supervisor|worker)\.js did not load/.test(got.why ?? ''), `threads ${got.threads}, why: ${got.why}`);
       sameAsNode(got, 'mm.holo', 2);
       return got.why.slice(0, 90) + '…';
     } finally {
-      await page.unroute('**/threads-worker*.js');
+      for (const f of POOL_SCRIPTS) await page.unroute(f);
     }
   });
 }
 
+const POOL_SCRIPTS = ['**/threads-supervisor*.js', '**/threads-worker*.js'];
 const BUILDS = { vite: buildVite, vite7: (d) => buildVite(d, 'vite7'), vite6: (d) => buildVite(d, 'vite6'), webpack: buildWebpack, esbuild: buildEsbuild, rollup: buildRollup, parcel: buildParcel };
 
 // webpack's performance hint names every emitted file over 244 KiB: the
