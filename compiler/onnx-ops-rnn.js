@@ -10,8 +10,8 @@
 // functions": as onnxruntime reads it, each activation that takes an alpha
 // (beta) takes the next value of the list, or its ONNX default when the
 // list is used up; the others take none. Names are matched without regard
-// to case (onnxruntime does too). For a bidirectional node given one
-// direction's activations, both directions use them (onnxruntime's reading).
+// to case (onnxruntime does too). A list of another length than
+// per-direction count x directions is refused (onnxruntime refuses it too).
 // Y, Y_h and Y_c may each be absent: the converter names the ones before the
 // last present output (the kernel writes its outputs in order).
 import { A, attr, Unsupported } from './ir.js';
@@ -24,7 +24,7 @@ const CELLS = {
 // [alpha default, beta default]; null: the function takes no such value
 const ACTS = {
   Relu: [null, null], Tanh: [null, null], Sigmoid: [null, null], Affine: [1.0, 0.0], LeakyRelu: [0.01, null],
-  ThresholdedRelu: [1.0, null], ScaledTanh: [1.0, 1.0], HardSigmoid: [0.2, 0.5], Elu: [1.0, null],
+  ThresholdedRelu: [1.0, null], ScaledTanh: [null, null] /* both required: below */, HardSigmoid: [0.2, 0.5], Elu: [1.0, null],
   Softsign: [null, null], Softplus: [null, null],
 };
 const BY_LOWER = new Map(Object.keys(ACTS).map((k) => [k.toLowerCase(), k]));
@@ -39,14 +39,15 @@ function activations(n, op, D) {
     if (!k) throw new Unsupported(`activation '${s}' is not one ONNX defines for ${op}`);
     return k;
   });
-  if (D === 2 && names.length === per) names = [...names, ...names];
   if (names.length !== per * D) throw new Unsupported(`${names.length} activations given, ${op} with ${D} direction(s) takes ${per * D}`);
   const al = [...attr(n, 'activation_alpha', [])], be = [...attr(n, 'activation_beta', [])];
   const alpha = [], beta = [];
   for (const k of names) {
     const [da, db] = ACTS[k];
-    alpha.push(da === null ? 0 : al.length ? al.shift() : da);
-    beta.push(db === null ? 0 : be.length ? be.shift() : db);
+    // ONNX's ScaledTanh op never gave its alpha and beta defaults (onnxruntime reads 0): refused rather than guessed
+    if (k === 'ScaledTanh' && !(al.length && be.length)) throw new Unsupported(`activation ScaledTanh needs its alpha and beta in activation_alpha / activation_beta (ONNX defines no default)`);
+    alpha.push(k === 'ScaledTanh' ? al.shift() : da === null ? 0 : al.length ? al.shift() : da);
+    beta.push(k === 'ScaledTanh' ? be.shift() : db === null ? 0 : be.length ? be.shift() : db);
   }
   return { activations: A.string(names.join(',')), activation_alpha: A.floats(alpha), activation_beta: A.floats(beta) };
 }

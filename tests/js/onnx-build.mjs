@@ -3,13 +3,14 @@
 //   b.input('x', FLOAT, ['N', 4]); b.init('w', FLOAT, [4, 3], data); b.node('MatMul', ['x', 'w'], ['y']);
 //   b.output('y', FLOAT, ['N', 3]); const bytes = b.bytes();
 // Attributes: integer number -> INT, F(x) -> FLOAT, integer array -> INTS,
-// Fs([...]) -> FLOATS, string -> STRING, T(dtype, dims, data) -> TENSOR.
+// Fs([...]) -> FLOATS, string -> STRING, Ss([...]) -> STRINGS, T(dtype, dims, data) -> TENSOR.
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
 export const FLOAT = 1, INT64 = 7, INT32 = 6, BOOL = 9, DOUBLE = 11;
 export const F = (v) => ({ __f: v });
 export const Fs = (v) => ({ __fs: v });
+export const Ss = (v) => ({ __ss: v });
 export const T = (dtype, dims, data) => ({ __t: tensor('', dtype, dims, data) });
 
 export function tensor(name, dtype, dims, data) {
@@ -27,6 +28,7 @@ function attribute(name, v) {
   if (v && v.__f !== undefined) return { name, type: A.FLOAT, f: v.__f };
   if (v && v.__fs !== undefined) return { name, type: A.FLOATS, floats: v.__fs };
   if (v && v.__t !== undefined) return { name, type: A.TENSOR, t: v.__t };
+  if (v && v.__ss !== undefined) return { name, type: A.STRINGS, strings: v.__ss.map((x) => new TextEncoder().encode(x)) };
   if (typeof v === 'number') return { name, type: A.INT, i: v };
   if (typeof v === 'string') return { name, type: A.STRING, s: new TextEncoder().encode(v) };
   if (Array.isArray(v)) return { name, type: A.INTS, ints: v };
