@@ -1,4 +1,4 @@
-// LSTM, GRU and RNN (opsets 1, 3 (GRU), 7, 14, 22) onto one canonical form
+// LSTM, GRU and RNN (versions 1, 3 (GRU), 7, 14; 22 adds types only) onto one canonical form
 // for the kernels (kernels-wasm-simd/operators/recurrent.c): the inputs as
 // the model gives them ('' where absent), and every attribute written out:
 // hidden_size (from R's shape when the model leaves it out), direction,

@@ -6,10 +6,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
+import onnxProto from 'onnx-proto';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
 import { OnnxBuilder, FLOAT, INT32, F, Fs, Ss, rand } from './onnx-build.mjs';
 
+const { onnx } = onnxProto;
 const rt = await init(undefined, { variant: 'simd128' });
 const G = { LSTM: 4, GRU: 3, RNN: 1 };
 
@@ -68,9 +70,28 @@ test('GRU: both linear_before_reset, LeakyRelu with alpha, absent Y, bidirection
   }
 });
 
-test('RNN: Relu / Affine / Elu activations, opset 7, reverse with sequence_lens = onnxruntime', async () => {
+test('RNN: Relu / Affine / Elu activations, opset 7, bidirectional with sequence_lens = onnxruntime', async () => {
   await againstOrt('RNN', { S: 4, B: 2, I: 3, H: 5, opset: 7, attrs: { activations: Ss(['Relu']) } });
   await againstOrt('RNN', { S: 3, B: 3, I: 2, H: 4, D: 2, attrs: { direction: 'bidirectional', activations: Ss(['Affine', 'Elu']), activation_alpha: Fs([0.5, 0.7]), activation_beta: Fs([0.1]) }, lens: [3, 2, 1], h0: true });
+});
+
+test('opset 6 models (RNN-1, GRU-3, LSTM-1: output_sequence allowed) give the bytes of the same node at opset 7', () => {
+  // onnxruntime implements only versions 7+ of these ops, so the older form is held to the newer
+  for (const [op, attrs] of [['RNN', { output_sequence: 1 }], ['GRU', { linear_before_reset: 1 }], ['LSTM', { output_sequence: 0 }]]) {
+    const m = model(op, { S: 3, B: 2, I: 3, H: 4, opset: 6, attrs });
+    // the same model (same weights) as an opset-7 one without output_sequence
+    const p7 = onnx.ModelProto.decode(m.bytes);
+    p7.opsetImport[0].version = 7;
+    p7.graph.node[0].attribute = p7.graph.node[0].attribute.filter((a) => a.name !== 'output_sequence');
+    const run = (bytes) => {
+      const s = rt.load(convert(bytes).holo);
+      const out = s.execute([m.feeds.X]);
+      s.dispose();
+      return out.map((o) => Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength).toString('hex'));
+    };
+    assert.equal(run(m.bytes), run(onnx.ModelProto.encode(p7).finish()), op);
+  }
+  assert.throws(() => convert(model('RNN', { S: 2, B: 1, I: 2, H: 2, opset: 7, attrs: { output_sequence: 1 } }).bytes), /attribute 'output_sequence' is not part of opset 7/);
 });
 
 test('converter refusals name the op and the reason', () => {
