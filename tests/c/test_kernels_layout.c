@@ -81,7 +81,7 @@ static void test_registry_rows(void **st) {
     for (size_t j = 0; j < i; j++)
       if (strcmp(t[j].op, k->op) == 0) fail_msg("two rows for %s", k->op);
   }
-  assert_int_equal(gemm, 7); /* MatMul, Gemm, Conv, holo.MatMulPacked, LSTM, GRU, RNN */
+  assert_int_equal(gemm, 8); /* MatMul, Gemm, Conv, holo.MatMulPacked, LSTM, GRU, RNN, ConvTranspose */
   assert_true(holo_cpu_lookup(NULL, "Conv", 4)->flags & HOLO_KERNEL_GEMM);
   assert_false(holo_cpu_lookup(NULL, "holo.PackB", 10)->flags & HOLO_KERNEL_GEMM);
 }
