@@ -10,6 +10,7 @@
 import { RESIZE_OPS } from './onnx-ops-resize.js';
 import { RNN_OPS } from './onnx-ops-rnn.js';
 import { TENSOR_OPS } from './onnx-ops-tensors.js';
+import { EINSUM_OPS } from './onnx-ops-einsum.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -70,7 +71,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, EINSUM_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -567,15 +568,7 @@ OPS.SpaceToDepth = {
 OPS.GatherElements = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('GatherElements', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 0)) }) };
 OPS.CumSum = { attrs: ['exclusive', 'reverse'], norm: (ctx, n) => ctx.emit('CumSum', n.inputs, n.outputs, { exclusive: A.int(attr(n, 'exclusive', 0)), reverse: A.int(attr(n, 'reverse', 0)) }) };
 OPS.Trilu = { attrs: ['upper'], norm: (ctx, n) => ctx.emit('Trilu', n.inputs, n.outputs, { upper: A.int(attr(n, 'upper', 1)) }) };
-OPS.LpNormalization = { attrs: ['axis', 'p'], norm: (ctx, n) => ctx.emit('LpNormalization', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', -1)), p: A.int(attr(n, 'p', 2)) }) };
 OPS.OneHot = { attrs: ['axis'], norm: (ctx, n) => ctx.emit('OneHot', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', -1)) }) };
-OPS.Einsum = {
-  attrs: ['equation'],
-  norm(ctx, n) {
-    if (n.attrs.equation === undefined) throw new Unsupported(`required attribute 'equation' is missing`);
-    ctx.emit('Einsum', n.inputs, n.outputs, { equation: A.string(attr(n, 'equation')) });
-  },
-};
 OPS.TopK = {
   attrs: ['axis', 'largest', 'sorted', 'k'],
   norm(ctx, n) {

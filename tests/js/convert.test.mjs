@@ -186,10 +186,10 @@ test('an unsupported op is refused naming the op, the node and what is missing',
   const c = new OnnxBuilder(13);
   c.input('x', FLOAT, [2]).node('Relu', ['x'], ['y'], { alpha: 3 }, 'r').output('y', FLOAT, null);
   assert.throws(() => convert(c.bytes()), /unsupported op 'Relu' \(node 'r'\): attribute 'alpha' is not supported/);
-  // an op the converter maps but the backend lacks: refused at conversion (no kernel)
+  // an op whose normalizer refuses a form names the op, the node and the reason
   const d = new OnnxBuilder(13);
-  d.input('x', FLOAT, [2, 3]).node('LpNormalization', ['x'], ['y'], {}, 'lpn').output('y', FLOAT, null);
-  assert.throws(() => convert(d.bytes()), /unsupported op 'LpNormalization' \(node 'lpn'\)/);
+  d.input('x', FLOAT, [2, 3]).node('LpNormalization', ['x'], ['y'], { p: 3 }, 'lpn').output('y', FLOAT, null);
+  assert.throws(() => convert(d.bytes()), /unsupported op 'LpNormalization' \(node 'lpn'\): LpNormalization: p must be 1 or 2/);
 });
 
 test('opsets outside 6..18 and non-default domains are refused', () => {
