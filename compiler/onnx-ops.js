@@ -12,6 +12,7 @@ import { RNN_OPS } from './onnx-ops-rnn.js';
 import { TENSOR_OPS } from './onnx-ops-tensors.js';
 import { EINSUM_OPS } from './onnx-ops-einsum.js';
 import { LOSS_OPS } from './onnx-ops-loss.js';
+import { conv3d, pool3d } from './onnx-ops-3d.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -288,6 +289,7 @@ OPS.Conv = {
     if (xr !== undefined && wr !== undefined && xr !== wr) throw new Unsupported(`input X has rank ${xr} but weight W rank ${wr} (they must be equal)`);
     const a = { ...windowAttrs(ctx, n, nsp, true), group: A.int(attr(n, 'group', 1)) };
     if (nsp === 1) return as2d(ctx, n, 'Conv', a, (ins, outs, at) => ctx.emit('Conv', ins, outs, at));
+    if (nsp === 3) return conv3d(ctx, n);
     ctx.emit('Conv', n.inputs, n.outputs, a);
   },
 };
@@ -299,6 +301,7 @@ OPS.MaxPool = {
     const a = { ...windowAttrs(ctx, n, nsp, false), ceil_mode: A.int(attr(n, 'ceil_mode', 0)), storage_order: A.int(attr(n, 'storage_order', 0)) };
     const outs = ctx.trimOutputs(n.outputs);
     if (nsp === 1 && outs.length === 1) return as2d(ctx, n, 'MaxPool', a, (ins, o, at) => ctx.emit('MaxPool', ins, o, at));
+    if (nsp === 3 && outs.length === 1) return pool3d(ctx, n, 'MaxPool');
     ctx.emit('MaxPool', n.inputs, outs, a);
   },
 };
@@ -311,6 +314,7 @@ OPS.AveragePool = {
     if (n.attrs.dilations === undefined) delete a.dilations; // dilations are opset 19; all-ones is the same
     Object.assign(a, { ceil_mode: A.int(attr(n, 'ceil_mode', 0)), count_include_pad: A.int(attr(n, 'count_include_pad', 0)) });
     if (nsp === 1) return as2d(ctx, n, 'AveragePool', a, (ins, o, at) => ctx.emit('AveragePool', ins, o, at));
+    if (nsp === 3) return pool3d(ctx, n, 'AveragePool');
     ctx.emit('AveragePool', n.inputs, n.outputs, a);
   },
 };
