@@ -8,6 +8,7 @@
 import { DT, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from './ir.js';
 import { OPS, Unsupported } from './onnx-ops.js';
 import { foldNode } from './rewrites/fold-constants.js';
+import { topoSort } from './toposort.js';
 
 /** How messages name a node: by its name, else by its first output. */
 export const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
@@ -40,8 +41,8 @@ function normalizerContext(ir, g, opset, fold, state) {
     constScalar: (hint, dtype, x) => ir.addConst(hint, dtype, [], writeElems(dtype, [dtype === DT.i64 || dtype === DT.u64 ? BigInt(Math.trunc(x)) : x])),
     trimOutputs(outs) {
       // drop trailing outputs that are absent or used nowhere in the graph
-      const used = new Set(g.outputs.map((o) => o.name));
-      for (const nd of g.nodes) for (const i of nd.inputs) used.add(i);
+      // (nor in a subgraph, which may read any outer value, nor by an inlined one)
+      const used = state.used;
       const o = [...outs];
       while (o.length > 1 && (!o[o.length - 1] || !used.has(o[o.length - 1]))) o.pop();
       return o;
@@ -64,6 +65,17 @@ function normalizerContext(ir, g, opset, fold, state) {
       const [y] = ctx.emit('Reshape', [x, ctx.constI64(`${x}_shape`, want)], [ir.fresh(`${x}_r`)], { allowzero: { type: 'int', value: 0 } });
       return y;
     },
+    /** The canonical nodes emitted so far (the live list: read its length, slice it). */
+    emitted: () => state.out,
+    /** The sequence a value holds (a list of value names), or null for a tensor. */
+    seq: (n) => (ir.get(n)?.kind === 'seq' ? ir.get(n).items : null),
+    /** Define `name` as a sequence of the values `items` (sequences exist only during conversion). */
+    defineSeq(name, items, dtype) {
+      if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
+      ir.addValue({ name, dtype, shape: null, kind: 'seq', items: [...items] });
+    },
+    /** Inline subgraph `sub` with its inputs bound to `binds`: its outputs' value names (control-flow.js). */
+    inlineGraph: (sub, binds, prefix) => inlineGraph(ir, ctx, state, sub, binds, prefix),
     emit(op, inputs, outputs, attrs) {
       const cur = state.cur;
       for (const i of inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${nodeDesc(cur)} (${cur.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);
@@ -82,6 +94,77 @@ function normalizerContext(ir, g, opset, fold, state) {
   return ctx;
 }
 
+/** Every value name `g`'s nodes read, its subgraphs' included (a subgraph may read outer values), into `into`. */
+function graphRefs(g, into) {
+  for (const nd of g.nodes) {
+    for (const i of nd.inputs) into.add(i);
+    for (const a of Object.values(nd.attrs)) if (a.type === 'graph' && a.value) {
+      graphRefs(a.value, into);
+      for (const o of a.value.outputs) into.add(o.name);
+    }
+  }
+  return into;
+}
+
+/**
+ * Normalizes one ONNX node through its op's normalizer (Unsupported becomes
+ * the message naming the op and node).
+ */
+function normalizeOne(ir, ctx, state, n) {
+  state.cur = n;
+  const spec = nodeSpec(ir, n, ctx.opset);
+  try {
+    spec.norm(ctx, n);
+  } catch (e) {
+    if (e instanceof Unsupported) throw new Error(`unsupported op '${n.opType}' (${nodeDesc(n)}): ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * Inlines a subgraph: its inputs are bound to the outer values `binds`, its
+ * initializers and node outputs get fresh names (prefix/...), a name it does
+ * not define is the enclosing scope's (ONNX's outer-scope capture, through
+ * every level of nesting), and its nodes are normalized in order as the
+ * main graph's are. Returns the value names of its outputs.
+ */
+function inlineGraph(ir, ctx, state, sub, binds, prefix) {
+  if (binds.length !== sub.inputs.length) throw new Unsupported(`the subgraph '${sub.name}' declares ${sub.inputs.length} inputs, the op binds ${binds.length}`);
+  const rename = new Map();
+  const parent = state.resolve;
+  const resolve = (nm) => (!nm ? nm : rename.has(nm) ? rename.get(nm) : parent ? parent(nm) : nm);
+  sub.inputs.forEach((inp, k) => rename.set(inp.name, binds[k]));
+  for (const t of sub.initializers) {
+    const nm = ir.addConst(`${prefix}/${t.name}`, t.dtype, t.dims, t.bytes);
+    rename.set(t.name, nm);
+  }
+  const localUsed = graphRefs(sub, new Set(sub.outputs.map((o) => o.name)));
+  const known = new Set([...sub.inputs.map((i) => i.name), ...sub.initializers.map((t) => t.name)]);
+  const outer = state.cur;
+  state.resolve = resolve;
+  try {
+    for (const n of topoSort(sub.nodes, known)) {
+      const inputs = n.inputs.map(resolve);
+      const outputs = n.outputs.map((o) => {
+        if (!o) return o;
+        const f = ir.fresh(`${prefix}/${o}`);
+        rename.set(o, f);
+        if (localUsed.has(o)) state.used.add(f);
+        return f;
+      });
+      normalizeOne(ir, ctx, state, { ...n, name: `${prefix}/${n.name || n.outputs[0] || n.opType}`, inputs, outputs });
+    }
+    return sub.outputs.map((o) => {
+      const nm = resolve(o.name);
+      if (!ir.has(nm)) throw new Unsupported(`subgraph '${sub.name}' output '${o.name}' is not produced by any node`);
+      return nm;
+    });
+  } finally {
+    state.resolve = parent;
+    state.cur = outer;
+  }
+}
+
 /** The op's normalizer, after the checks every op shares (domain, attributes, input 0, output 0, defined inputs). */
 function nodeSpec(ir, n, opset) {
   const where = `${nodeDesc(n)}`;
@@ -90,10 +173,10 @@ function nodeSpec(ir, n, opset) {
   if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
   for (const [k, a] of Object.entries(n.attrs)) {
     if (!spec.attrs.includes(k)) throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is not supported (opset ${opset})`);
-    if (a.type === 'graph' || a.type === 'other') throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is ${a.why}`);
+    if ((a.type === 'graph' && !spec.graphAttrs?.includes(k)) || a.type === 'other') throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is ${a.why}`);
   }
   // every supported op but Constant reads input 0 and writes output 0
-  if (!n.inputs[0] && n.opType !== 'Constant') throw new Error(`unsupported op '${n.opType}' (${where}): input 0 is missing`);
+  if (!n.inputs[0] && n.opType !== 'Constant' && !spec.in0Optional) throw new Error(`unsupported op '${n.opType}' (${where}): input 0 is missing`);
   // (the recurrent ops' Y is optional: their normalizer names it)
   if (!n.outputs[0] && !(spec.out0Optional && n.outputs.some(Boolean))) throw new Error(`unsupported op '${n.opType}' (${where}): output 0 is missing`);
   // every input is defined before the normalizer reads it (ctx.value of an
@@ -104,20 +187,13 @@ function nodeSpec(ir, n, opset) {
 
 /** Normalizes `nodes` (the ONNX graph `g`'s, sorted) into ir.nodes, counting ops in report.ops. */
 export function normalizeNodes(ir, g, nodes, { opset, fold, report, progress }) {
-  const state = { cur: null, out: [] };
+  const state = { cur: null, out: [], resolve: null, used: graphRefs(g, new Set(g.outputs.map((o) => o.name))) };
   const ctx = normalizerContext(ir, g, opset, fold, state);
   const nNodes = g.nodes.length;
   for (const [i, n] of nodes.entries()) {
     progress('nodes', i, nNodes);
-    state.cur = n;
     report.ops[n.opType] = (report.ops[n.opType] ?? 0) + 1;
-    const spec = nodeSpec(ir, n, opset);
-    try {
-      spec.norm(ctx, n);
-    } catch (e) {
-      if (e instanceof Unsupported) throw new Error(`unsupported op '${n.opType}' (${nodeDesc(n)}): ${e.message}`);
-      throw e;
-    }
+    normalizeOne(ir, ctx, state, n);
   }
   progress('nodes', nNodes, nNodes);
   ir.nodes = state.out;

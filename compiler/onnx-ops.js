@@ -13,6 +13,8 @@ import { TENSOR_OPS } from './onnx-ops-tensors.js';
 import { EINSUM_OPS } from './onnx-ops-einsum.js';
 import { LOSS_OPS } from './onnx-ops-loss.js';
 import { conv3d, pool3d } from './onnx-ops-3d.js';
+import { CONTROL_OPS } from './onnx-ops-control.js';
+import { SEQUENCE_OPS } from './onnx-ops-seq.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -73,7 +75,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, EINSUM_OPS, LOSS_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -520,7 +522,11 @@ OPS.Constant = {
 };
 
 /** Nodes the convert pipeline keeps as is (handled by rewrites). */
-OPS.Identity = { attrs: [], norm: (ctx, n) => ctx.emit('Identity', n.inputs, n.outputs, {}) };
+OPS.Identity = {
+  attrs: [],
+  // a sequence (compiler/onnx-ops-seq.js) is the same list under a new name
+  norm: (ctx, n) => (ctx.seq(n.inputs[0]) ? ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), ctx.value(n.inputs[0]).dtype) : ctx.emit('Identity', n.inputs, n.outputs, {})),
+};
 OPS.Dropout = {
   attrs: ['ratio', 'seed', 'is_test'],
   // opset < 12: inference is the identity (opset 6's is_test=0 "training" mode is not run by an inference engine);

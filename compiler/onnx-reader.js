@@ -137,7 +137,12 @@ export function decodeAttr(a, where) {
     case ATTR.FLOATS: return { type: 'floats', value: [...(a.floats ?? [])] };
     case ATTR.INTS: return { type: 'ints', value: (a.ints ?? []).map(int64) };
     case ATTR.STRINGS: return { type: 'strings', value: (a.strings ?? []).map((s) => utf8.decode(s)) };
-    case ATTR.GRAPH: case ATTR.GRAPHS: return { type: 'graph', value: null, why: 'a subgraph attribute' };
+    // a subgraph (If's branches, Loop's and Scan's body) is decoded like the
+    // main graph; only the control-flow normalizers accept one
+    case ATTR.GRAPH:
+      if (!a.g) throw new Error(`${where} attribute '${a.name}': of type GRAPH but holds no graph`);
+      return { type: 'graph', value: decodeGraph(a.g), why: 'a subgraph attribute' };
+    case ATTR.GRAPHS: return { type: 'other', value: null, why: 'a list of subgraphs' };
     default: return { type: 'other', value: null, why: `an attribute of type ${t}` };
   }
 }

@@ -3,7 +3,10 @@
 //   b.input('x', FLOAT, ['N', 4]); b.init('w', FLOAT, [4, 3], data); b.node('MatMul', ['x', 'w'], ['y']);
 //   b.output('y', FLOAT, ['N', 3]); const bytes = b.bytes();
 // Attributes: integer number -> INT, F(x) -> FLOAT, integer array -> INTS,
-// Fs([...]) -> FLOATS, string -> STRING, Ss([...]) -> STRINGS, T(dtype, dims, data) -> TENSOR.
+// Fs([...]) -> FLOATS, string -> STRING, Ss([...]) -> STRINGS, T(dtype, dims, data) -> TENSOR,
+// G(builder) -> GRAPH (a subgraph: If's branches, Loop's/Scan's body; its
+// inputs/outputs/initializers/nodes are the builder's; names it reads but
+// does not define are the enclosing graph's).
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
@@ -12,6 +15,7 @@ export const F = (v) => ({ __f: v });
 export const Fs = (v) => ({ __fs: v });
 export const Ss = (v) => ({ __ss: v });
 export const T = (dtype, dims, data) => ({ __t: tensor('', dtype, dims, data) });
+export const G = (builder) => ({ __g: builder.graph() });
 
 export function tensor(name, dtype, dims, data) {
   const t = { name, dataType: dtype, dims };
@@ -28,6 +32,7 @@ function attribute(name, v) {
   if (v && v.__f !== undefined) return { name, type: A.FLOAT, f: v.__f };
   if (v && v.__fs !== undefined) return { name, type: A.FLOATS, floats: v.__fs };
   if (v && v.__t !== undefined) return { name, type: A.TENSOR, t: v.__t };
+  if (v && v.__g !== undefined) return { name, type: A.GRAPH, g: v.__g };
   if (v && v.__ss !== undefined) return { name, type: A.STRINGS, strings: v.__ss.map((x) => new TextEncoder().encode(x)) };
   if (typeof v === 'number') return { name, type: A.INT, i: v };
   if (typeof v === 'string') return { name, type: A.STRING, s: new TextEncoder().encode(v) };
@@ -50,10 +55,13 @@ export class OnnxBuilder {
     this.nodes.push({ opType: op, input: inputs, output: outputs, name, attribute: Object.entries(attrs).map(([k, v]) => attribute(k, v)) });
     return this;
   }
+  graph(name = 'g') {
+    return { name, node: this.nodes, input: this.inputs, output: this.outputs, initializer: this.inits };
+  }
   bytes() {
     const m = onnx.ModelProto.create({
       irVersion: 7, producerName: 'test', opsetImport: [{ domain: '', version: this.opset }],
-      graph: { name: 'g', node: this.nodes, input: this.inputs, output: this.outputs, initializer: this.inits },
+      graph: this.graph(),
     });
     return onnx.ModelProto.encode(m).finish();
   }

@@ -1,0 +1,162 @@
+// If, Loop, Scan and the sequence ops through the converter
+// (compiler/onnx-ops-control.js, onnx-ops-seq.js: subgraphs inlined at
+// convert time, docs/decisions.md 41) against onnxruntime-node, and the
+// refusals of what cannot be inlined, each with its reason.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import ort from 'onnxruntime-node';
+import { convert } from '../../compiler/convert.js';
+import { init } from '../../bindings-js/index.js';
+import { OnnxBuilder, FLOAT, INT64, BOOL, F, G, T, rand } from './onnx-build.mjs';
+
+const rt = await init(undefined, { variant: 'simd128' });
+
+const ORT_TYPE = { [FLOAT]: 'float32', [INT64]: 'int64', [BOOL]: 'bool' };
+
+/** Runs `bytes` on onnxruntime and on the converted archive with `feeds` ({name: {type, data, shape}}); compares every output. */
+async function againstOrt(bytes, feeds, what) {
+  const s = await ort.InferenceSession.create(bytes);
+  const want = await s.run(Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, new ort.Tensor(ORT_TYPE[v.type], v.data, v.shape)])));
+  const { holo, report } = convert(bytes);
+  const hs = rt.load(holo);
+  const got = hs.execute(s.inputNames.map((k) => ({ data: feeds[k].data, shape: feeds[k].shape })));
+  hs.dispose();
+  s.outputNames.forEach((n, k) => {
+    const w = want[n], g = got[k];
+    assert.equal(g.shape, [...w.dims], `${what} ${n}: shape`);
+    for (let i = 0; i < w.data.length; i++)
+      if (!(Math.abs(Number(g.data[i]) - Number(w.data[i])) <= 1e-6 + 1e-5 * Math.abs(Number(w.data[i]))))
+        assert.unreachable(`${what} ${n}[${i}]: ${g.data[i]} vs onnxruntime ${w.data[i]}`);
+  });
+  return report;
+}
+
+const refuses = (bytes, re) => assert.throws(() => convert(bytes), re);
+const f32 = (shape, s = 1) => ({ type: FLOAT, data: rand(shape.reduce((a, b) => a * b, 1), s), shape });
+
+/** A branch: y = op(x, w) over the outer x and w (outer-scope capture), y declared [2, 3]. */
+function branch(op, out = 'y') {
+  return new OnnxBuilder().node(op, ['x', 'w'], [out]).output(out, FLOAT, [2, 3]);
+}
+
+test('If: a constant condition inlines the taken branch only (outer-scope capture) = onnxruntime', async () => {
+  for (const c of [1, 0]) {
+    const b = new OnnxBuilder(13).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6)).init('c', BOOL, [], [c]);
+    b.node('If', ['c'], ['y'], { then_branch: G(branch('Add')), else_branch: G(branch('Mul')) }).output('y', FLOAT, [2, 3]);
+    const r = await againstOrt(b.bytes(), { x: f32([2, 3]) }, `If const ${c}`);
+    assert.equal(Object.keys(r.opsOut), [c ? 'Add' : 'Mul'], 'only the taken branch is in the archive');
+  }
+});
+
+test('If: a condition on a shape test folds (as torch exports emit) = onnxruntime', async () => {
+  const b = new OnnxBuilder(13).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6)).init('k', INT64, [], [5]);
+  b.node('Size', ['x'], ['n']).node('Greater', ['n', 'k'], ['c']);
+  b.node('If', ['c'], ['y'], { then_branch: G(branch('Sub')), else_branch: G(branch('Div')) }).output('y', FLOAT, [2, 3]);
+  const r = await againstOrt(b.bytes(), { x: f32([2, 3]) }, 'If shape');
+  assert.equal(Object.keys(r.opsOut), ['Sub']);
+});
+
+test('If: a runtime condition computes both branches and selects; both values of the condition = onnxruntime', async () => {
+  const b = new OnnxBuilder(13).input('c', BOOL, []).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6));
+  const t = new OnnxBuilder().node('Add', ['x', 'w'], ['a']).node('Relu', ['a'], ['y']).output('y', FLOAT, [2, 3]);
+  b.node('If', ['c'], ['y'], { then_branch: G(t), else_branch: G(branch('Mul')) }).output('y', FLOAT, [2, 3]);
+  for (const c of [1, 0]) await againstOrt(b.bytes(), { c: { type: BOOL, data: Uint8Array.of(c), shape: [] }, x: f32([2, 3]) }, `If runtime ${c}`);
+});
+
+test('If: refusals with their reasons (a runtime condition over a branch that may fail, shapes that differ)', () => {
+  const gat = new OnnxBuilder().init('i', INT64, [1], [1]).node('Gather', ['x', 'i'], ['y']).output('y', FLOAT, [1, 3]);
+  const b1 = new OnnxBuilder(13).input('c', BOOL, []).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6));
+  b1.node('If', ['c'], ['y'], { then_branch: G(gat), else_branch: G(branch('Mul')) }).output('y', FLOAT, null);
+  refuses(b1.bytes(), /unsupported op 'If'.*known only at run time and a branch holds Gather/);
+  const wide = new OnnxBuilder().node('Concat', ['x', 'w'], ['y'], { axis: 0 }).output('y', FLOAT, [4, 3]);
+  const b2 = new OnnxBuilder(13).input('c', BOOL, []).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6));
+  b2.node('If', ['c'], ['y'], { then_branch: G(wide), else_branch: G(branch('Mul')) }).output('y', FLOAT, null);
+  refuses(b2.bytes(), /output 0: the branches' shapes \[4,3\] and \[2,3\] are not one known shape/);
+});
+
+/** Loop of M iterations: s += x * i (carried), scan output x * i per iteration; the body reads x from outside. */
+function loopModel(M, { cond = null, opset = 13 } = {}) {
+  const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2, 3]);
+  body.node('Cast', ['i'], ['fi'], { to: FLOAT }).node('Mul', ['x', 'fi'], ['xi']).node('Add', ['s', 'xi'], ['s2']);
+  if (cond !== null) body.init('lim', INT64, [], [cond]).node('Less', ['i', 'lim'], ['cout']);
+  else body.node('Identity', ['cin'], ['cout']);
+  body.output('cout', BOOL, []).output('s2', FLOAT, [2, 3]).output('xi', FLOAT, [2, 3]);
+  const b = new OnnxBuilder(opset).input('x', FLOAT, [2, 3]).init('s0', FLOAT, [2, 3], rand(6));
+  const ins = [M === null ? '' : 'M', cond === null ? '' : 'c0', 's0'];
+  if (M !== null) b.init('M', INT64, [], [M]);
+  if (cond !== null) b.init('c0', BOOL, [], [1]);
+  b.node('Loop', ins, ['sum', 'scan'], { body: G(body) }).output('sum', FLOAT, null).output('scan', FLOAT, null);
+  return b.bytes();
+}
+
+test('Loop: constant trip counts 0, 1, 5 (loop-carried value, scan output) = onnxruntime', async () => {
+  for (const M of [0, 1, 5]) await againstOrt(loopModel(M), { x: f32([2, 3]) }, `Loop M=${M}`);
+});
+
+test('Loop: a condition the body computes, with and without a trip count = onnxruntime', async () => {
+  await againstOrt(loopModel(10, { cond: 3 }), { x: f32([2, 3]) }, 'Loop M=10 cond i<3');
+  await againstOrt(loopModel(2, { cond: 3 }), { x: f32([2, 3]) }, 'Loop M=2 cond i<3');
+  await againstOrt(loopModel(null, { cond: 4 }), { x: f32([2, 3]) }, 'Loop cond i<4');
+});
+
+test('Loop: refusals with their reasons (a runtime trip count, the unroll bound, a runtime condition)', () => {
+  const b = new OnnxBuilder(13).input('M', INT64, []).input('x', FLOAT, [2]);
+  const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2]).node('Add', ['s', 'x'], ['s2']).node('Identity', ['cin'], ['c']);
+  body.output('c', BOOL, []).output('s2', FLOAT, [2]);
+  b.node('Loop', ['M', '', 'x'], ['y'], { body: G(body) }).output('y', FLOAT, null);
+  refuses(b.bytes(), /unsupported op 'Loop'.*the trip count 'M' is known only at run time/);
+  refuses(loopModel(5000), /more than 1024 iterations, the unroll bound/);
+  const b2 = new OnnxBuilder(13).input('x', FLOAT, [2]).init('M', INT64, [], [3]).init('c0', BOOL, [], [1]);
+  const body2 = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2]).node('Add', ['s', 'x'], ['s2']);
+  body2.node('ReduceSum', ['s2'], ['t'], { keepdims: 0 }).init('z', FLOAT, [], [10]).node('Less', ['t', 'z'], ['c']).output('c', BOOL, []).output('s2', FLOAT, [2]);
+  b2.node('Loop', ['M', 'c0', 'x'], ['y'], { body: G(body2) }).output('y', FLOAT, null);
+  refuses(b2.bytes(), /the condition the body computes \('c', iteration 0\) is known only at run time/);
+});
+
+test('Loop: a nested If in the body reads the body\'s own values and the outer graph\'s = onnxruntime', async () => {
+  const t = new OnnxBuilder().node('Add', ['s2', 'x'], ['r']).output('r', FLOAT, [2, 3]);
+  const e = new OnnxBuilder().node('Sub', ['s2', 'x'], ['r']).output('r', FLOAT, [2, 3]);
+  const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2, 3]);
+  body.node('Mul', ['s', 'x'], ['s2']).init('two', INT64, [], [2]).node('Mod', ['i', 'two'], ['m']).init('zero', INT64, [], [0]).node('Equal', ['m', 'zero'], ['even']);
+  body.node('If', ['even'], ['r'], { then_branch: G(t), else_branch: G(e) }).node('Identity', ['cin'], ['c']);
+  body.output('c', BOOL, []).output('r', FLOAT, [2, 3]);
+  const b = new OnnxBuilder(13).input('x', FLOAT, [2, 3]).init('M', INT64, [], [4]).init('s0', FLOAT, [2, 3], rand(6));
+  b.node('Loop', ['M', '', 's0'], ['y'], { body: G(body) }).output('y', FLOAT, null);
+  await againstOrt(b.bytes(), { x: f32([2, 3], 0.9) }, 'Loop+If');
+});
+
+test('Scan (opset 9+): state carried, axes and directions = onnxruntime', async () => {
+  // running sum over axis 1 of x, read backwards; outputs stacked on axis 1, the second reversed
+  const body = new OnnxBuilder().input('s', FLOAT, [2]).input('xt', FLOAT, [2]).node('Add', ['s', 'xt'], ['s2']).node('Mul', ['s2', 'xt'], ['o']);
+  body.output('s2', FLOAT, [2]).output('o', FLOAT, [2]).output('o2', FLOAT, [2]);
+  body.nodes.push({ opType: 'Identity', input: ['s2'], output: ['o2'], name: 'id', attribute: [] });
+  const b = new OnnxBuilder(11).input('x', FLOAT, [2, 4]).init('s0', FLOAT, [2], rand(2));
+  b.node('Scan', ['s0', 'x'], ['sf', 'ys', 'zs'], {
+    body: G(body), num_scan_inputs: 1, scan_input_axes: [1], scan_input_directions: [1], scan_output_axes: [1, 0], scan_output_directions: [0, 1],
+  });
+  b.output('sf', FLOAT, null).output('ys', FLOAT, null).output('zs', FLOAT, null);
+  await againstOrt(b.bytes(), { x: f32([2, 4]) }, 'Scan');
+});
+
+test('sequences: SplitToSequence, SequenceInsert/Erase/At/Length, ConcatFromSequence (new_axis) = onnxruntime', async () => {
+  const b = new OnnxBuilder(13).input('x', FLOAT, [4, 3]).init('two', INT64, [], [2]).init('p0', INT64, [], [0]).init('pm1', INT64, [], [-1]);
+  b.node('SplitToSequence', ['x', 'two'], ['sq']); // chunks of 2 rows
+  b.node('SequenceAt', ['sq', 'pm1'], ['last']).node('Relu', ['last'], ['rl']);
+  b.node('SequenceInsert', ['sq', 'rl', 'p0'], ['sq2']).node('SequenceErase', ['sq2', 'pm1'], ['sq3']);
+  b.node('SequenceLength', ['sq3'], ['len']);
+  b.node('ConcatFromSequence', ['sq3'], ['cat'], { axis: 0, new_axis: 1 });
+  b.node('SplitToSequence', ['x'], ['rows'], { axis: 1, keepdims: 0 }).node('ConcatFromSequence', ['rows'], ['cols'], { axis: -1 });
+  b.output('cat', FLOAT, null).output('len', INT64, null).output('cols', FLOAT, null);
+  await againstOrt(b.bytes(), { x: f32([4, 3]) }, 'sequences');
+});
+
+test('sequences: refusals with their reasons (a runtime position, a sequence graph output)', () => {
+  const b = new OnnxBuilder(13).input('x', FLOAT, [2]).input('p', INT64, []);
+  b.node('SequenceConstruct', ['x', 'x'], ['sq']).node('SequenceAt', ['sq', 'p'], ['y']).output('y', FLOAT, null);
+  refuses(b.bytes(), /unsupported op 'SequenceAt'.*the position 'p' is known only at run time/);
+  const b2 = new OnnxBuilder(13).input('x', FLOAT, [2]);
+  b2.node('SequenceConstruct', ['x', 'x'], ['sq']).output('sq', FLOAT, null);
+  refuses(b2.bytes(), /unsupported graph output 'sq': a sequence/);
+});
+
+test.run();
