@@ -5,7 +5,8 @@
 // are safe to compute whatever the condition (no op that can fail on the
 // values it reads) and give outputs of one dtype and one known shape; a Loop
 // whose trip count (and condition) fold is unrolled, up to MAX_UNROLL
-// iterations; a Scan over a known sequence length is unrolled. Anything else
+// iterations; a Scan over a known sequence length is unrolled (Scan-8:
+// per batch entry). Anything else
 // is refused, saying why. Unrolled iterations are ordinary nodes, so each
 // iteration's values are labelled from their operands as every value is.
 import { A, attr, DT, readElems, isConcrete, Unsupported, writeElems, numel } from './ir.js';
@@ -65,10 +66,15 @@ function stack(ctx, parts, axis, dst) {
 }
 
 /** Select between two branches' outputs on a runtime condition, after checking both are safe to compute. */
-function selectBranches(ctx, n, cond, t, e, emitted) {
+function selectBranches(ctx, n, cond0, t, e, emitted) {
   const bad = emitted.find((nd) => MAY_FAIL.has(nd.op) || (['Div', 'Mod'].includes(nd.op) && ctx.value(nd.outputs[0]).dtype !== DT.f32 && ctx.value(nd.outputs[0]).dtype !== DT.f64));
   if (bad)
-    throw new Unsupported(`the condition '${cond}' is known only at run time and a branch holds ${bad.op} (${bad.name}), which can fail on values the untaken branch would read; hologram-exec computes both branches of such an If and selects (control flow in the format is not implemented)`);
+    throw new Unsupported(`the condition '${cond0}' is known only at run time and a branch holds ${bad.op} (${bad.name}), which can fail on values the untaken branch would read; hologram-exec computes both branches of such an If and selects (control flow in the format is not implemented)`);
+  // a condition of one element in any shape ([1] is common) is a scalar, so
+  // that Where's broadcast leaves each output's shape the branch's
+  const cs = ctx.shape(cond0);
+  if (!cs || !cs.every((d) => d === 1)) throw new Unsupported(`the condition '${cond0}' must have one element, its shape is ${JSON.stringify(cs)}`);
+  const cond = cs && cs.length ? ctx.reshapeTo(cond0, []) : cond0;
   n.outputs.forEach((o, k) => {
     if (!o) return;
     if (ctx.seq(t[k]) || ctx.seq(e[k])) throw new Unsupported(`output ${k} is a sequence chosen at run time (sequences exist only at convert time)`);
@@ -161,14 +167,81 @@ function emptyScan(ctx, vi, dst) {
   ctx.defineConst(dst, vi.dtype, shape, new Uint8Array(numel(shape)));
 }
 
+/**
+ * Runs a Scan body over the length-L axes of `scanIns` (directions `dirs`),
+ * states carried from `states`: { states, outs } with outs[k] the
+ * per-iteration values of scan output k, in iteration order.
+ */
+function scanIterations(ctx, body, states, scanIns, axes, dirs, tag) {
+  const lens = scanIns.map((x, j) => ctx.shape(x)[axes[j]]);
+  const L = lens[0];
+  if (typeof L !== 'number' || lens.some((d) => d !== L)) throw new Unsupported(`the scan inputs' lengths ${JSON.stringify(lens)} are not one number known at convert time`);
+  if (L === 0) throw new Unsupported('a Scan over zero iterations is not supported');
+  if (L > MAX_UNROLL) throw new Unsupported(`the scan runs ${L} iterations, more than the unroll bound ${MAX_UNROLL}`);
+  const nState = states.length;
+  const outs = Array.from({ length: body.outputs.length - nState }, () => []);
+  for (let t = 0; t < L; t++) {
+    const slices = scanIns.map((x, j) => {
+      const idx = ctx.constScalar(`${tag}_t${t}_${j}`, DT.i64, dirs[j] ? L - 1 - t : t);
+      return ctx.emit('Gather', [x, idx], [ctx.tmp(`${tag}/it${t}/in${j}`)], { axis: A.int(axes[j]) })[0];
+    });
+    const r = ctx.inlineGraph(body, [...states, ...slices], `${tag}/it${t}`);
+    states = r.slice(0, nState);
+    r.slice(nState).forEach((v, k) => outs[k].push(v));
+  }
+  return { states, outs };
+}
+
+/** Input x's axes `axes` (negative from the end), checked against its known rank. */
+function scanAxes(ctx, xs, given) {
+  return xs.map((x, j) => {
+    const s = ctx.shape(x);
+    if (!s) throw new Unsupported(`scan input '${x}' has an unknown rank`);
+    return given[j] < 0 ? given[j] + s.length : given[j];
+  });
+}
+
+/** Scan-8: batch axis 0 on every input and output, time axis 1; each batch entry scanned on its own. */
+function scan8(ctx, n, body) {
+  const [lens, ...rest] = n.inputs;
+  const m = attr(n, 'num_scan_inputs', -1);
+  const nState = rest.length - m;
+  if (m < 1 || nState < 0) throw new Unsupported(`num_scan_inputs ${m} does not fit ${rest.length} inputs`);
+  const dirs = attr(n, 'directions', Array(m).fill(0));
+  const scanIns = rest.slice(nState);
+  const B = ctx.shape(scanIns[0])?.[0];
+  if (typeof B !== 'number') throw new Unsupported('the batch size is not known at convert time');
+  if (lens) {
+    const T = ctx.shape(scanIns[0])?.[1];
+    const v = ctx.isConst(lens) ? readElems(ctx.value(lens).dtype, ctx.value(lens).bytes).map(Number) : null;
+    if (!v || v.some((x) => x !== T)) throw new Unsupported('sequence_lens other than the full length of every batch entry is not supported');
+  }
+  const tag = n.name || n.outputs[0];
+  const per = [];
+  for (let b = 0; b < B; b++) {
+    const idx = ctx.constScalar(`${tag}_b${b}`, DT.i64, b);
+    const pick = (x, k) => ctx.emit('Gather', [x, idx], [ctx.tmp(`${tag}/b${b}/${k}`)], { axis: A.int(0) })[0];
+    const xs = scanIns.map(pick);
+    per.push(scanIterations(ctx, body, rest.slice(0, nState).map(pick), xs, scanAxes(ctx, xs, Array(m).fill(0)), dirs, `${tag}/b${b}`));
+  }
+  for (let k = 0; k < nState; k++) if (n.outputs[k]) stack(ctx, per.map((p) => p.states[k]), 0, n.outputs[k]);
+  per[0].outs.forEach((_, k) => {
+    const dst = n.outputs[nState + k];
+    if (!dst) return;
+    const rows = per.map((p, b) => { const t = ctx.tmp(`${dst}_b${b}`); stack(ctx, p.outs[k], 0, t); return t; });
+    stack(ctx, rows, 0, dst);
+  });
+}
+
 /** Scan (opset 9+): per-iteration slices of the scan inputs along their axes, states carried, outputs stacked. */
 OPS.Scan = {
-  attrs: ['body', 'num_scan_inputs', 'scan_input_axes', 'scan_input_directions', 'scan_output_axes', 'scan_output_directions'],
+  attrs: ['body', 'num_scan_inputs', 'directions', 'scan_input_axes', 'scan_input_directions', 'scan_output_axes', 'scan_output_directions'],
   graphAttrs: ['body'],
   in0Optional: true,
   norm(ctx, n) {
-    if (ctx.opset < 9) throw new Unsupported('opset-8 Scan (batch axis, sequence_lens) is not supported');
     const body = graphAttr(n, 'body');
+    if (ctx.opset < 9) return scan8(ctx, n, body);
+    if (n.attrs.directions) throw new Unsupported(`attribute 'directions' is Scan-8's (opset ${ctx.opset} has scan_input_directions)`);
     const m = attr(n, 'num_scan_inputs', -1);
     const nState = n.inputs.length - m;
     if (m < 1 || nState < 0) throw new Unsupported(`num_scan_inputs ${m} does not fit ${n.inputs.length} inputs`);
@@ -176,28 +249,8 @@ OPS.Scan = {
     const inAxes = attr(n, 'scan_input_axes', Array(m).fill(0)), inDirs = attr(n, 'scan_input_directions', Array(m).fill(0));
     const outAxes = attr(n, 'scan_output_axes', Array(nOut).fill(0)), outDirs = attr(n, 'scan_output_directions', Array(nOut).fill(0));
     const scanIns = n.inputs.slice(nState);
-    const axes = scanIns.map((x, j) => {
-      const s = ctx.shape(x);
-      if (!s) throw new Unsupported(`scan input '${x}' has an unknown rank`);
-      return inAxes[j] < 0 ? inAxes[j] + s.length : inAxes[j];
-    });
-    const lens = scanIns.map((x, j) => ctx.shape(x)[axes[j]]);
-    const L = lens[0];
-    if (typeof L !== 'number' || lens.some((d) => d !== L)) throw new Unsupported(`the scan inputs' lengths ${JSON.stringify(lens)} are not one number known at convert time`);
-    if (L === 0) throw new Unsupported('a Scan over zero iterations is not supported');
-    if (L > MAX_UNROLL) throw new Unsupported(`the scan runs ${L} iterations, more than the unroll bound ${MAX_UNROLL}`);
-    let states = n.inputs.slice(0, nState);
-    const outs = Array.from({ length: nOut }, () => []);
     const tag = n.name || n.outputs[0];
-    for (let t = 0; t < L; t++) {
-      const slices = scanIns.map((x, j) => {
-        const idx = ctx.constScalar(`${tag}_t${t}_${j}`, DT.i64, inDirs[j] ? L - 1 - t : t);
-        return ctx.emit('Gather', [x, idx], [ctx.tmp(`${tag}/it${t}/in${j}`)], { axis: A.int(axes[j]) })[0];
-      });
-      const r = ctx.inlineGraph(body, [...states, ...slices], `${tag}/it${t}`);
-      states = r.slice(0, nState);
-      r.slice(nState).forEach((v, k) => outs[k].push(v));
-    }
+    const { states, outs } = scanIterations(ctx, body, n.inputs.slice(0, nState), scanIns, scanAxes(ctx, scanIns, inAxes), inDirs, tag);
     states.forEach((v, k) => bindOut(ctx, v, n.outputs[k]));
     outs.forEach((parts, k) => {
       const dst = n.outputs[nState + k];

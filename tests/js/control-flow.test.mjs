@@ -138,6 +138,23 @@ test('Scan (opset 9+): state carried, axes and directions = onnxruntime', async 
   await againstOrt(b.bytes(), { x: f32([2, 4]) }, 'Scan');
 });
 
+test('Scan-8 (opset 8): batch axis 0, time axis 1, reversed = onnxruntime', async () => {
+  const body = new OnnxBuilder().input('s', FLOAT, [2]).input('xt', FLOAT, [2]).node('Add', ['s', 'xt'], ['s2']).node('Mul', ['s2', 'xt'], ['o']);
+  body.output('s2', FLOAT, [2]).output('o', FLOAT, [2]);
+  const b = new OnnxBuilder(8).input('x', FLOAT, [3, 4, 2]).init('s0', FLOAT, [3, 2], rand(6));
+  b.node('Scan', ['', 's0', 'x'], ['sf', 'ys'], { body: G(body), num_scan_inputs: 1, directions: [1] });
+  b.output('sf', FLOAT, null).output('ys', FLOAT, null);
+  await againstOrt(b.bytes(), { x: f32([3, 4, 2]) }, 'Scan-8');
+});
+
+test('If: a runtime condition of shape [1] selecting scalars = onnxruntime', async () => {
+  const b = new OnnxBuilder(13).input('c', BOOL, [1]).input('x', FLOAT, []);
+  const t = new OnnxBuilder().node('Neg', ['x'], ['y']).output('y', FLOAT, []);
+  const e = new OnnxBuilder().node('Abs', ['x'], ['y']).output('y', FLOAT, []);
+  b.node('If', ['c'], ['y'], { then_branch: G(t), else_branch: G(e) }).output('y', FLOAT, []);
+  for (const c of [1, 0]) await againstOrt(b.bytes(), { c: { type: BOOL, data: Uint8Array.of(c), shape: [1] }, x: { type: FLOAT, data: Float32Array.of(-2.5), shape: [] } }, `If [1] ${c}`);
+});
+
 test('sequences: SplitToSequence, SequenceInsert/Erase/At/Length, ConcatFromSequence (new_axis) = onnxruntime', async () => {
   const b = new OnnxBuilder(13).input('x', FLOAT, [4, 3]).init('two', INT64, [], [2]).init('p0', INT64, [], [0]).init('pm1', INT64, [], [-1]);
   b.node('SplitToSequence', ['x', 'two'], ['sq']); // chunks of 2 rows
