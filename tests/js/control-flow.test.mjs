@@ -99,6 +99,14 @@ test('Loop: a condition the body computes, with and without a trip count = onnxr
   await againstOrt(loopModel(null, { cond: 4 }), { x: f32([2, 3]) }, 'Loop cond i<4');
 });
 
+test('Loop: a loop-carried value whose shape changes every iteration (Concat grows it) = onnxruntime', async () => {
+  const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, null);
+  body.node('Concat', ['s', 'x'], ['s2'], { axis: 0 }).node('Identity', ['cin'], ['c']).output('c', BOOL, []).output('s2', FLOAT, null);
+  const b = new OnnxBuilder(13).input('x', FLOAT, [1, 3]).init('M', INT64, [], [3]);
+  b.node('Loop', ['M', '', 'x'], ['y'], { body: G(body) }).output('y', FLOAT, null);
+  await againstOrt(b.bytes(), { x: f32([1, 3]) }, 'Loop growing');
+});
+
 test('Loop: refusals with their reasons (a runtime trip count, the unroll bound, a runtime condition)', () => {
   const b = new OnnxBuilder(13).input('M', INT64, []).input('x', FLOAT, [2]);
   const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2]).node('Add', ['s', 'x'], ['s2']).node('Identity', ['cin'], ['c']);
