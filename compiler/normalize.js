@@ -70,9 +70,9 @@ function normalizerContext(ir, g, opset, fold, state) {
     /** The sequence a value holds (a list of value names), or null for a tensor. */
     seq: (n) => (ir.get(n)?.kind === 'seq' ? ir.get(n).items : null),
     /** Define `name` as a sequence of the values `items` (sequences exist only during conversion). */
-    defineSeq(name, items, dtype) {
+    defineSeq(name, items, dtype, optional = false) {
       if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
-      ir.addValue({ name, dtype, shape: null, kind: 'seq', items: [...items] });
+      ir.addValue({ name, dtype, shape: null, kind: 'seq', items: [...items], optional });
     },
     /** Inline subgraph `sub` with its inputs bound to `binds`: its outputs' value names (control-flow.js). */
     inlineGraph: (sub, binds, prefix) => inlineGraph(ir, ctx, state, sub, binds, prefix),

@@ -36,7 +36,7 @@ function scalarConst(ctx, name) {
 function bindOut(ctx, src, dst) {
   if (!dst) return;
   const items = ctx.seq(src);
-  if (items) ctx.defineSeq(dst, items, ctx.value(src).dtype);
+  if (items) ctx.defineSeq(dst, items, ctx.value(src).dtype, ctx.value(src).optional);
   else ctx.emit('Identity', [src], [dst], {});
 }
 

@@ -1,4 +1,4 @@
-// Sequence ops, resolved at convert time (docs/decisions.md 41): a sequence
+// Sequence and Optional ops, resolved at convert time (docs/decisions.md 41): a sequence
 // is a list of tensor values the converter tracks (ctx.defineSeq); every
 // position and split must fold to a constant, and what reaches the archive
 // is the tensors' own nodes (Identity, Slice, Unsqueeze/Reshape, Concat). A
@@ -11,7 +11,7 @@ const OPS = Object.create(null);
 
 function seqOf(ctx, name) {
   const items = ctx.seq(name);
-  if (!items) throw new Unsupported(`'${name}' is not a sequence`);
+  if (!items || ctx.value(name).optional) throw new Unsupported(`'${name}' is not a sequence`);
   return items;
 }
 
@@ -144,6 +144,41 @@ OPS.ConcatFromSequence = {
       : items;
     if (parts.length === 1) ctx.emit('Identity', parts, n.outputs, {});
     else ctx.emit('Concat', parts, n.outputs, { axis: A.int(axis) });
+  },
+};
+
+// Optional (opset 15+), resolved at convert time like a sequence: an optional
+// is a list of zero or one value (ctx.defineSeq with `optional`), so whether
+// it holds an element is always known here.
+OPS.Optional = {
+  attrs: ['type'],
+  in0Optional: true,
+  norm(ctx, n) {
+    const x = n.inputs[0];
+    if (!x && !n.attrs.type) throw new Unsupported("an empty Optional needs its 'type' attribute");
+    if (x && ctx.seq(x)) throw new Unsupported('an optional sequence is not supported');
+    const t = n.attrs.type;
+    if (t && (t.type !== 'typeproto' || !t.value)) throw new Unsupported("attribute 'type' must be a tensor type (an optional sequence is not supported)");
+    ctx.defineSeq(n.outputs[0], x ? [x] : [], x ? ctx.value(x).dtype : t.value, true);
+  },
+};
+OPS.OptionalHasElement = {
+  attrs: [],
+  in0Optional: true,
+  norm(ctx, n) {
+    const x = n.inputs[0];
+    const has = !x ? 0 : ctx.seq(x) && ctx.value(x).optional ? ctx.seq(x).length : 1;
+    ctx.defineConst(n.outputs[0], DT.bool, [], writeElems(DT.bool, [has]));
+  },
+};
+OPS.OptionalGetElement = {
+  attrs: [],
+  norm(ctx, n) {
+    const x = n.inputs[0];
+    const items = ctx.seq(x);
+    if (items && !ctx.value(x).optional) throw new Unsupported('a sequence input is not supported (only an optional tensor)');
+    if (items && !items.length) throw new Unsupported(`the optional '${x}' is empty`);
+    ctx.emit('Identity', [items ? items[0] : x], n.outputs, {});
   },
 };
 

@@ -526,7 +526,7 @@ OPS.Constant = {
 OPS.Identity = {
   attrs: [],
   // a sequence (compiler/onnx-ops-seq.js) is the same list under a new name
-  norm: (ctx, n) => (ctx.seq(n.inputs[0]) ? ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), ctx.value(n.inputs[0]).dtype) : ctx.emit('Identity', n.inputs, n.outputs, {})),
+  norm: (ctx, n) => (ctx.seq(n.inputs[0]) ? ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), ctx.value(n.inputs[0]).dtype, ctx.value(n.inputs[0]).optional) : ctx.emit('Identity', n.inputs, n.outputs, {})),
 };
 OPS.Dropout = {
   attrs: ['ratio', 'seed', 'is_test'],

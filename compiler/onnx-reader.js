@@ -142,6 +142,8 @@ export function decodeAttr(a, where) {
     case ATTR.GRAPH:
       if (!a.g) throw new Error(`${where} attribute '${a.name}': of type GRAPH but holds no graph`);
       return { type: 'graph', value: decodeGraph(a.g), why: 'a subgraph attribute' };
+    // a TypeProto (Optional's `type`): the element type of a tensor type, else unknown (0)
+    case ATTR.TYPE_PROTO: return { type: 'typeproto', value: a.tp?.tensorType?.elemType ?? 0, why: 'a type attribute' };
     case ATTR.GRAPHS: return { type: 'other', value: null, why: 'a list of subgraphs' };
     default: return { type: 'other', value: null, why: `an attribute of type ${t}` };
   }

@@ -175,6 +175,21 @@ test('sequences: SplitToSequence, SequenceInsert/Erase/At/Length, ConcatFromSequ
   await againstOrt(b.bytes(), { x: f32([4, 3]) }, 'sequences');
 });
 
+test('Optional: OptionalHasElement/OptionalGetElement of Optional(x), of an empty Optional chosen by a folded If = onnxruntime', async () => {
+  const b = new OnnxBuilder(18).input('x', FLOAT, [2, 3]).init('c', BOOL, [], [0]);
+  b.node('Optional', ['x'], ['o']).node('OptionalHasElement', ['o'], ['h']).node('OptionalGetElement', ['o'], ['g0']).node('Neg', ['g0'], ['g']);
+  const tb = new OnnxBuilder().node('Optional', ['x'], ['r']);
+  tb.outputs.push({ name: 'r', type: { optionalType: { elemType: { tensorType: { elemType: FLOAT } } } } });
+  const eb = new OnnxBuilder().node('Optional', [], ['r'], { type: { __tp: FLOAT } });
+  eb.outputs.push({ name: 'r', type: { optionalType: { elemType: { tensorType: { elemType: FLOAT } } } } });
+  b.node('If', ['c'], ['oe'], { then_branch: G(tb), else_branch: G(eb) }).node('OptionalHasElement', ['oe'], ['he']);
+  b.output('h', BOOL, []).output('g', FLOAT, [2, 3]).output('he', BOOL, []);
+  await againstOrt(b.bytes(), { x: f32([2, 3]) }, 'Optional');
+  const b2 = new OnnxBuilder(18).input('x', FLOAT, [2, 3]);
+  b2.node('Optional', [], ['o'], { type: { __tp: FLOAT } }).node('OptionalGetElement', ['o'], ['g']).output('g', FLOAT, null);
+  refuses(b2.bytes(), /unsupported op 'OptionalGetElement'.*the optional 'o' is empty/);
+});
+
 test('sequences: refusals with their reasons (a runtime position, a sequence graph output)', () => {
   const b = new OnnxBuilder(13).input('x', FLOAT, [2]).input('p', INT64, []);
   b.node('SequenceConstruct', ['x', 'x'], ['sq']).node('SequenceAt', ['sq', 'p'], ['y']).output('y', FLOAT, null);

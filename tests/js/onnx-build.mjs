@@ -33,6 +33,7 @@ function attribute(name, v) {
   if (v && v.__fs !== undefined) return { name, type: A.FLOATS, floats: v.__fs };
   if (v && v.__t !== undefined) return { name, type: A.TENSOR, t: v.__t };
   if (v && v.__g !== undefined) return { name, type: A.GRAPH, g: v.__g };
+  if (v && v.__tp !== undefined) return { name, type: A.TYPE_PROTO, tp: { tensorType: { elemType: v.__tp } } };
   if (v && v.__ss !== undefined) return { name, type: A.STRINGS, strings: v.__ss.map((x) => new TextEncoder().encode(x)) };
   if (typeof v === 'number') return { name, type: A.INT, i: v };
   if (typeof v === 'string') return { name, type: A.STRING, s: new TextEncoder().encode(v) };
