@@ -3,11 +3,14 @@
 // whose non-constant operands are graph inputs fed with the values the full
 // model produced, and timed against a baseline archive that only labels the
 // same inputs (Reshape views, zero copy), so input hashing cancels out.
-//   node bench/op-profile.mjs [model|file.onnx] [--variant simd128] [--runs 15] [--top 30] [--retain]
+//   node bench/op-profile.mjs [model|file.onnx] [--variant simd128] [--runs 15] [--top 30] [--retain] [--zoo DIR]
+// (--zoo: the model is one of DIR/manifest.json's, fed as bench/zoo feeds it)
 // (--retain keeps the session's default dead-value cache; by default it is 0.)
 // Prints one row per node (op, shapes, median µs) sorted by time, and a
 // per-op summary. Each timed run perturbs one element of the first f32
 // operand so no memo or elision can answer.
+import { loadManifest } from './zoo/manifest.mjs';
+import { Feeder } from './zoo/inputs.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +25,7 @@ const variant = opt('--variant', 'simd128');
 const runs = Number(opt('--runs', '15'));
 const top = Number(opt('--top', '40'));
 const keepRetain = args.includes('--retain') && !!args.splice(args.indexOf('--retain'), 1);
+const zoo = opt('--zoo', null);
 const model = args[0] ?? 'transformer_layer';
 const file = fs.existsSync(model) ? model : path.join(ROOT, 'build/bench-models', `${model}.onnx`);
 
@@ -41,11 +45,20 @@ graph.nodes.forEach((n) => n.outputs.forEach((o) => producer.set(o, n)));
 const all = structuredClone(graph);
 all.outputs = [...graph.outputs, ...graph.nodes.flatMap((n) => n.outputs).filter((o) => !cone.has(o) && !graph.outputs.includes(o))];
 const sAll = rt.load(writeHolo(all));
-const shape = report.inputs[0].shape;
-const x0 = Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 0.37));
-const outs = sAll.execute([{ data: x0, shape }]);
+// a zoo model's inputs come from its manifest (token ids in range, masks);
+// a one-input float model gets a sine wave
+let feeds0;
+if (zoo) {
+  const entry = loadManifest(zoo).find((e) => path.join(zoo, e.file) === path.resolve(file) || e.file === path.basename(file));
+  if (!entry) throw new Error(`op-profile: ${file} is not in ${zoo}/manifest.json`);
+  feeds0 = new Feeder(entry.inputs, 1).next().map((x) => ({ data: x.data, shape: x.shape }));
+} else {
+  const shape = report.inputs[0].shape;
+  feeds0 = [{ data: Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 0.37)), shape }];
+}
+const outs = sAll.execute(feeds0);
 const val = new Map(all.outputs.map((o, k) => [o, outs[k]]));
-graph.inputs.forEach((i) => val.set(i, { data: x0, shape, dtype: 1 }));
+graph.inputs.forEach((i, k) => val.set(i, { ...feeds0[k], dtype: V[i].dtype }));
 sAll.dispose();
 
 // 2. one-node archives
