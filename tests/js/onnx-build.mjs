@@ -21,7 +21,7 @@ export function tensor(name, dtype, dims, data) {
   const t = { name, dataType: dtype, dims };
   if (dtype === FLOAT) t.floatData = [...data];
   else if (dtype === INT64) t.int64Data = [...data].map((x) => Number(x));
-  else if (dtype === INT32 || dtype === BOOL) t.int32Data = [...data].map(Number);
+  else if ([2, 3, 4, 5, 6, 9].includes(dtype)) t.int32Data = [...data].map(Number);
   else if (dtype === DOUBLE) t.doubleData = [...data];
   else throw new Error('tensor: dtype');
   return onnx.TensorProto.create(t);
