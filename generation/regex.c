@@ -1,7 +1,9 @@
-/* A regex-subset constraint for ConstrainedSampler: a sequence of atoms
- * with * + ? quantifiers over a one-byte-per-token vocabulary. The automaton
- * state is the set of atom positions that may come next (bit n: accept),
- * advanced incrementally one generated token at a time. */
+/* A regex-subset constraint for ConstrainedSampler: atoms, groups,
+ * alternation and * + ? quantifiers over a one-byte-per-token vocabulary.
+ * Compiled by Glushkov's construction while parsing (no tree: each
+ * subexpression is summarised by its first/last position sets and whether it
+ * matches empty), so the automaton state is the set of positions that may
+ * come next (bit n: accept), advanced one generated token at a time. */
 #include "hologram/generate.h"
 
 #include "hologram/error.h"
@@ -10,106 +12,205 @@
 static void set_bit(uint8_t *set, uint8_t c) { set[c >> 3] |= (uint8_t)(1u << (c & 7)); }
 static bool has_bit(const uint8_t *set, uint8_t c) { return (set[c >> 3] >> (c & 7)) & 1; }
 
-holo_status holo_regex_compile(holo_regex *re, const char *pat, const uint8_t *token_bytes, const uint8_t *token_valid,
-                               uint32_t vocab, int64_t eos, holo_error *err) {
-  if (!re || !pat || !token_bytes || !vocab) return holo_err(err, HOLO_ERR_ARG, "regex: NULL pattern or vocabulary");
+/* A parsed subexpression: its first and last positions; nullable if it can match "". */
+typedef struct {
+  uint64_t first, last;
+  bool nullable;
+} frag;
+
+typedef struct {
+  holo_regex *re;
+  const char *pat;
+  size_t i;
+  holo_error *err;
+} parser;
+
+static void link_sets(holo_regex *re, uint64_t from, uint64_t to) {
+  for (uint32_t p = 0; p < re->n; p++)
+    if (from >> p & 1) re->follow[p] |= to;
+}
+
+static frag concat(holo_regex *re, frag a, frag b) {
+  link_sets(re, a.last, b.first);
+  frag r = {a.first | (a.nullable ? b.first : 0), b.last | (b.nullable ? a.last : 0),
+            a.nullable && b.nullable};
+  return r;
+}
+
+static holo_status parse_class(parser *ps, uint8_t *set) {
+  const char *pat = ps->pat;
+  size_t j = ps->i + 1;
+  bool neg = pat[j] == '^';
+  if (neg) j++;
+  uint8_t tmp[32] = {0};
+  bool first = true;
+  while (pat[j] && (pat[j] != ']' || first)) {
+    first = false;
+    uint8_t lo = (uint8_t)pat[j];
+    if (lo == '\\' && pat[j + 1]) lo = (uint8_t)pat[++j];
+    if (pat[j + 1] == '-' && pat[j + 2] && pat[j + 2] != ']') {
+      uint8_t hi = (uint8_t)pat[j + 2];
+      if (hi < lo) return holo_err(ps->err, HOLO_ERR_ARG, "regex: empty range %c-%c", lo, hi);
+      for (unsigned c = lo; c <= hi; c++)
+        set_bit(tmp, (uint8_t)c);
+      j += 3;
+    } else {
+      set_bit(tmp, lo);
+      j++;
+    }
+  }
+  if (pat[j] != ']') return holo_err(ps->err, HOLO_ERR_ARG, "regex: unterminated class at %zu", ps->i);
+  for (int b = 0; b < 32; b++)
+    set[b] = neg ? (uint8_t)~tmp[b] : tmp[b];
+  ps->i = j + 1;
+  return HOLO_OK;
+}
+
+/* One atom (not a group) as a new position. */
+static holo_status parse_atom(parser *ps, frag *out) {
+  holo_regex *re = ps->re;
+  if (re->n >= HOLO_REGEX_MAX_ATOMS)
+    return holo_err(ps->err, HOLO_ERR_LIMIT, "regex: more than %d atoms", HOLO_REGEX_MAX_ATOMS);
+  uint8_t *set = re->set[re->n];
+  const char *pat = ps->pat;
+  char ch = pat[ps->i];
+  if (ch == '.') {
+    for (int c = 0; c < 256; c++)
+      if (c != '\n') set_bit(set, (uint8_t)c);
+    ps->i++;
+  } else if (ch == '\\') {
+    char e = pat[ps->i + 1];
+    if (!e) return holo_err(ps->err, HOLO_ERR_ARG, "regex: trailing backslash");
+    if (e == 'd')
+      for (int c = '0'; c <= '9'; c++)
+        set_bit(set, (uint8_t)c);
+    else if (e == 's')
+      set_bit(set, ' '), set_bit(set, '\t'), set_bit(set, '\n');
+    else if (e == 'n')
+      set_bit(set, '\n');
+    else
+      set_bit(set, (uint8_t)e);
+    ps->i += 2;
+  } else if (ch == '[') {
+    holo_status st = parse_class(ps, set);
+    if (st != HOLO_OK) return st;
+  } else {
+    set_bit(set, (uint8_t)ch);
+    ps->i++;
+  }
+  uint64_t bit = 1ull << re->n++;
+  out->first = out->last = bit;
+  out->nullable = false;
+  return HOLO_OK;
+}
+
+static holo_status parse_alt(parser *ps, uint32_t depth, frag *out);
+
+/* An atom or a parenthesised group, then an optional quantifier. */
+static holo_status parse_piece(parser *ps, uint32_t depth, frag *out) {
+  const char *pat = ps->pat;
+  char ch = pat[ps->i];
+  holo_status st;
+  if (ch == '*' || ch == '+' || ch == '?')
+    return holo_err(ps->err, HOLO_ERR_ARG, "regex: quantifier '%c' at %zu has nothing to repeat", ch, ps->i);
+  if (ch == '{' || ch == '^' || ch == '$')
+    return holo_err(ps->err, HOLO_ERR_UNSUPPORTED, "regex: '%c' at %zu is outside the supported subset", ch,
+                    ps->i);
+  if (ch == '(') {
+    if (depth >= HOLO_REGEX_MAX_DEPTH)
+      return holo_err(ps->err, HOLO_ERR_LIMIT, "regex: groups nested deeper than %d", HOLO_REGEX_MAX_DEPTH);
+    size_t open = ps->i++;
+    if ((st = parse_alt(ps, depth + 1, out)) != HOLO_OK) return st;
+    if (pat[ps->i] != ')') return holo_err(ps->err, HOLO_ERR_ARG, "regex: unclosed group at %zu", open);
+    ps->i++;
+  } else if ((st = parse_atom(ps, out)) != HOLO_OK) {
+    return st;
+  }
+  char q = pat[ps->i];
+  if (q == '*' || q == '+') link_sets(ps->re, out->last, out->first);
+  if (q == '*' || q == '?') out->nullable = true;
+  if (q == '*' || q == '+' || q == '?') ps->i++;
+  return HOLO_OK;
+}
+
+/* Alternatives of concatenations, up to ')' or the end. */
+static holo_status parse_alt(parser *ps, uint32_t depth, frag *out) {
+  frag alt = {0, 0, false};
+  bool any = false;
+  for (;;) {
+    frag seq = {0, 0, true};
+    while (ps->pat[ps->i] && ps->pat[ps->i] != '|' && ps->pat[ps->i] != ')') {
+      frag f = {0, 0, false};
+      holo_status st = parse_piece(ps, depth, &f);
+      if (st != HOLO_OK) return st;
+      seq = concat(ps->re, seq, f);
+    }
+    alt.first |= seq.first, alt.last |= seq.last;
+    alt.nullable = any ? alt.nullable || seq.nullable : seq.nullable;
+    any = true;
+    if (ps->pat[ps->i] != '|') break;
+    ps->i++;
+  }
+  *out = alt;
+  return HOLO_OK;
+}
+
+/* Live positions: accept, or a position the vocabulary can match that is
+ * followed by a live position (a fixed point: groups make cycles). */
+static uint64_t live_set(const holo_regex *re) {
+  uint64_t can = 0;
+  for (uint32_t p = 0; p < re->n; p++)
+    for (uint32_t t = 0; t < re->vocab; t++)
+      if ((!re->token_valid || re->token_valid[t]) && (re->eos < 0 || (int64_t)t != re->eos) &&
+          has_bit(re->set[p], re->token_bytes[t])) {
+        can |= 1ull << p;
+        break;
+      }
+  uint64_t live = 1ull << re->n, prev = 0;
+  while (live != prev) {
+    prev = live;
+    for (uint32_t p = 0; p < re->n; p++)
+      if ((can >> p & 1) && (re->follow[p] & live)) live |= 1ull << p;
+  }
+  return live;
+}
+
+holo_status holo_regex_compile(holo_regex *re, const char *pat, const uint8_t *token_bytes,
+                               const uint8_t *token_valid, uint32_t vocab, int64_t eos, holo_error *err) {
+  if (!re || !pat || !token_bytes || !vocab)
+    return holo_err(err, HOLO_ERR_ARG, "regex: NULL pattern or vocabulary");
   holo_memset(re, 0, sizeof *re);
   re->token_bytes = token_bytes;
   re->token_valid = token_valid;
   re->vocab = vocab;
   re->eos = eos;
-  size_t i = 0;
-  while (pat[i]) {
-    if (re->n >= HOLO_REGEX_MAX_ATOMS)
-      return holo_err(err, HOLO_ERR_LIMIT, "regex: more than %d atoms", HOLO_REGEX_MAX_ATOMS);
-    uint8_t *set = re->set[re->n];
-    char ch = pat[i];
-    if (ch == '*' || ch == '+' || ch == '?')
-      return holo_err(err, HOLO_ERR_ARG, "regex: quantifier '%c' at %zu has nothing to repeat", ch, i);
-    if (ch == '(' || ch == ')' || ch == '|' || ch == '{' || ch == '^' || ch == '$')
-      return holo_err(err, HOLO_ERR_UNSUPPORTED, "regex: '%c' at %zu is outside the supported subset", ch, i);
-    if (ch == '.') {
-      for (int c = 0; c < 256; c++)
-        if (c != '\n') set_bit(set, (uint8_t)c);
-      i++;
-    } else if (ch == '\\') {
-      if (!pat[i + 1]) return holo_err(err, HOLO_ERR_ARG, "regex: trailing backslash");
-      char e = pat[i + 1];
-      if (e == 'd')
-        for (int c = '0'; c <= '9'; c++) set_bit(set, (uint8_t)c);
-      else if (e == 's')
-        set_bit(set, ' '), set_bit(set, '\t'), set_bit(set, '\n');
-      else if (e == 'n')
-        set_bit(set, '\n');
-      else
-        set_bit(set, (uint8_t)e);
-      i += 2;
-    } else if (ch == '[') {
-      size_t j = i + 1;
-      bool neg = pat[j] == '^';
-      if (neg) j++;
-      uint8_t tmp[32] = {0};
-      bool first = true;
-      while (pat[j] && (pat[j] != ']' || first)) {
-        first = false;
-        uint8_t lo = (uint8_t)pat[j];
-        if (lo == '\\' && pat[j + 1]) lo = (uint8_t)pat[++j];
-        if (pat[j + 1] == '-' && pat[j + 2] && pat[j + 2] != ']') {
-          uint8_t hi = (uint8_t)pat[j + 2];
-          if (hi < lo) return holo_err(err, HOLO_ERR_ARG, "regex: empty range %c-%c", lo, hi);
-          for (unsigned c = lo; c <= hi; c++) set_bit(tmp, (uint8_t)c);
-          j += 3;
-        } else {
-          set_bit(tmp, lo);
-          j++;
-        }
-      }
-      if (pat[j] != ']') return holo_err(err, HOLO_ERR_ARG, "regex: unterminated class at %zu", i);
-      for (int b = 0; b < 32; b++) set[b] = neg ? (uint8_t)~tmp[b] : tmp[b];
-      i = j + 1;
-    } else {
-      set_bit(set, (uint8_t)ch);
-      i++;
-    }
-    if (pat[i] == '*' || pat[i] == '+' || pat[i] == '?') re->quant[re->n] = (uint8_t)pat[i++];
-    re->n++;
-  }
-  /* Live positions: accept, or an atom the vocabulary can match (or skip)
-   * followed by a live position. */
-  re->live = 1ull << re->n;
-  for (uint32_t p = re->n; p-- > 0;) {
-    bool next = (re->live >> (p + 1)) & 1, can = false;
-    for (uint32_t t = 0; t < vocab && !can; t++)
-      can = (!token_valid || token_valid[t]) && (eos < 0 || (int64_t)t != eos) && has_bit(re->set[p], token_bytes[t]);
-    if (next && (can || re->quant[p] == '*' || re->quant[p] == '?')) re->live |= 1ull << p;
-  }
+  parser ps = {re, pat, 0, err};
+  frag root = {0, 0, false};
+  holo_status st = parse_alt(&ps, 0, &root);
+  if (st != HOLO_OK) return st;
+  if (pat[ps.i] == ')') return holo_err(err, HOLO_ERR_ARG, "regex: unmatched ')' at %zu", ps.i);
+  uint64_t accept = 1ull << re->n;
+  link_sets(re, root.last, accept);
+  re->first = root.first | (root.nullable ? accept : 0);
+  re->live = live_set(re);
   re->done = 0;
   re->cur = 0;
   return HOLO_OK;
 }
 
-/* Epsilon closure: from position p an optional atom lets p + 1 through. */
-static uint64_t closure(const holo_regex *re, uint64_t s) {
-  for (uint32_t p = 0; p < re->n; p++)
-    if ((s >> p & 1) && (re->quant[p] == '*' || re->quant[p] == '?')) s |= 1ull << (p + 1);
-  return s;
-}
-
-static uint64_t start(const holo_regex *re) { return closure(re, 1); }
+static uint64_t start(const holo_regex *re) { return re->first; }
 
 static uint64_t step(const holo_regex *re, uint64_t s, uint8_t c) {
   uint64_t t = 0;
-  for (uint32_t p = 0; p < re->n; p++) {
-    if (!(s >> p & 1) || !has_bit(re->set[p], c)) continue;
-    t |= 1ull << (p + 1);
-    if (re->quant[p] == '*' || re->quant[p] == '+') t |= 1ull << p;
-  }
-  return closure(re, t);
+  for (uint32_t p = 0; p < re->n; p++)
+    if ((s >> p & 1) && has_bit(re->set[p], c)) t |= re->follow[p];
+  return t;
 }
 
 bool holo_regex_match(const holo_regex *re, const uint8_t *text, size_t len) {
   uint64_t s = start(re);
-  for (size_t i = 0; i < len && s; i++) s = step(re, s, text[i]);
+  for (size_t i = 0; i < len && s; i++)
+    s = step(re, s, text[i]);
   return (s >> re->n) & 1;
 }
 

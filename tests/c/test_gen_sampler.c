@@ -386,7 +386,18 @@ static void regex_subset(void **st) {
   assert_true(holo_regex_match(&re, (const uint8_t *)"abx", 3));
   assert_false(holo_regex_match(&re, (const uint8_t *)"a1x", 3));
   assert_int_equal(holo_regex_compile(&re, "*a", bytes, 0, 128, -1, &err), HOLO_ERR_ARG);
-  assert_int_equal(holo_regex_compile(&re, "(a|b)", bytes, 0, 128, -1, &err), HOLO_ERR_UNSUPPORTED);
+  assert_int_equal(holo_regex_compile(&re, "a{2}", bytes, 0, 128, -1, &err), HOLO_ERR_UNSUPPORTED);
+  assert_int_equal(holo_regex_compile(&re, "(ab|c)+d", bytes, 0, 128, -1, &err), HOLO_OK);
+  assert_true(holo_regex_match(&re, (const uint8_t *)"abcabd", 6));
+  assert_true(holo_regex_match(&re, (const uint8_t *)"cd", 2));
+  assert_false(holo_regex_match(&re, (const uint8_t *)"d", 1));
+  assert_false(holo_regex_match(&re, (const uint8_t *)"acd", 3));
+  assert_int_equal(holo_regex_compile(&re, "x(|y(z|w)*)", bytes, 0, 128, -1, &err), HOLO_OK);
+  assert_true(holo_regex_match(&re, (const uint8_t *)"x", 1));
+  assert_true(holo_regex_match(&re, (const uint8_t *)"xyzwz", 5));
+  assert_false(holo_regex_match(&re, (const uint8_t *)"xz", 2));
+  assert_int_equal(holo_regex_compile(&re, "(a|b", bytes, 0, 128, -1, &err), HOLO_ERR_ARG);
+  assert_int_equal(holo_regex_compile(&re, "a)", bytes, 0, 128, -1, &err), HOLO_ERR_ARG);
   assert_int_equal(holo_regex_compile(&re, "[a-", bytes, 0, 128, -1, &err), HOLO_ERR_ARG);
 }
 
@@ -399,10 +410,10 @@ static void regex_constrained_sampling(void **st) {
   for (int i = 1; i <= 26; i++) bytes[i] = (uint8_t)('a' + i - 1);
   bytes[27] = ' ';
   for (int i = 28; i < 32; i++) bytes[i] = (uint8_t)('0' + i - 28);
-  const char *pats[3] = {"[a-z ]+", "[a-c]+ [0-9]?", "x[a-z]*y"};
+  const char *pats[5] = {"[a-z ]+", "[a-c]+ [0-9]?", "x[a-z]*y", "(ab|c)+( [0-3]+)?", "(x(y|z)*|w)+q"};
   holo_rng r;
   holo_rng_seed(&r, 99);
-  for (int p = 0; p < 3; p++) {
+  for (int p = 0; p < 5; p++) {
     holo_regex re;
     holo_error err = {0};
     assert_int_equal(holo_regex_compile(&re, pats[p], bytes, 0, V, 0, &err), HOLO_OK);

@@ -75,20 +75,20 @@ typedef struct holo_sampler {
   holo_sampler_config cfg;
   uint32_t vocab;
   holo_rng rng;
-  float mu;             /* Mirostat state, 2 * tau at init */
-  float last_surprise;  /* bits of the last draw (in the truncated, renormalised set) */
-  float last_prob;      /* its probability in the final distribution */
+  float mu;                /* Mirostat state, 2 * tau at init */
+  float last_surprise;     /* bits of the last draw (in the truncated, renormalised set) */
+  float last_prob;         /* its probability in the final distribution */
   holo_token_mask_fn mask; /* ConstrainedSampler: optional */
   void *mask_ctx;
   holo_allocator a;
-  float *work;    /* vocab */
-  uint32_t *idx;  /* vocab */
-  uint32_t *cnt;  /* vocab */
+  float *work;      /* vocab */
+  uint32_t *idx;    /* vocab */
+  uint32_t *cnt;    /* vocab */
   uint8_t *allowed; /* vocab */
 } holo_sampler;
 
-holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uint32_t vocab, const holo_allocator *a,
-                              holo_error *err);
+holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uint32_t vocab,
+                              const holo_allocator *a, holo_error *err);
 void holo_sampler_free(holo_sampler *s);
 /* ConstrainedSampler: every draw is restricted to the mask's allowed tokens. */
 void holo_sampler_set_mask(holo_sampler *s, holo_token_mask_fn fn, void *ctx);
@@ -97,8 +97,9 @@ void holo_sampler_reset(holo_sampler *s);
 /* Draws one token from logits[0..vocab) (not modified). history: every token
  * so far (penalties look at its tail); generated: the tokens produced under
  * the mask (may equal history's tail; NULL/0 with no mask). */
-holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint32_t *history, uint32_t n_history,
-                                const uint32_t *generated, uint32_t n_generated, uint32_t *token, holo_error *err);
+holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint32_t *history,
+                                uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
+                                uint32_t *token, holo_error *err);
 /* Index of the largest logit (lowest index on ties), over allowed[] if given. */
 uint32_t holo_argmax(const float *logits, uint32_t vocab, const uint8_t *allowed);
 
@@ -106,28 +107,32 @@ uint32_t holo_argmax(const float *logits, uint32_t vocab, const uint8_t *allowed
 
 #define HOLO_REGEX_MAX_ATOMS 63
 
-/* A regex subset over a one-byte-per-token vocabulary: a sequence of atoms
- * (a literal, an escape \x, `.`, a class [a-z _] or [^...]), each optionally
- * followed by `*`, `+` or `?`. Matched in full: the end token (eos, if any)
- * is allowed only in an accepting state. Simulated as a position set (a
- * DFA built lazily: one 64-bit state per prefix). */
+/* A regex subset over a one-byte-per-token vocabulary: atoms (a literal,
+ * an escape \x, `.`, a class [a-z _] or [^...]), groups ( ), alternation |,
+ * and `*`, `+`, `?` on an atom or a group (nesting depth <= 16). Matched in
+ * full: the end token (eos, if any) is allowed only in an accepting state.
+ * Simulated as a Glushkov position set (a DFA built lazily: one 64-bit state
+ * per prefix; bit n = accept). */
+#define HOLO_REGEX_MAX_DEPTH 16
 typedef struct holo_regex {
   uint32_t n;
-  uint8_t quant[HOLO_REGEX_MAX_ATOMS]; /* 0, '*', '+', '?' */
+  uint64_t first;                        /* positions that may come first (+ accept if nullable) */
+  uint64_t follow[HOLO_REGEX_MAX_ATOMS]; /* positions that may follow position p (+ accept) */
   uint8_t set[HOLO_REGEX_MAX_ATOMS][32]; /* byte class bitmaps */
-  const uint8_t *token_bytes; /* token -> byte; borrowed */
-  const uint8_t *token_valid; /* optional: 0 for tokens that are no character */
+  const uint8_t *token_bytes;            /* token -> byte; borrowed */
+  const uint8_t *token_valid;            /* optional: 0 for tokens that are no character */
   uint32_t vocab;
-  int64_t eos; /* < 0: none */
-  uint64_t live;  /* positions from which the vocabulary can still reach acceptance */
-  uint64_t cur;   /* position set after `done` tokens */
+  int64_t eos;   /* < 0: none */
+  uint64_t live; /* positions from which the vocabulary can still reach acceptance */
+  uint64_t cur;  /* position set after `done` tokens */
   uint32_t done;
 } holo_regex;
 
 holo_status holo_regex_compile(holo_regex *re, const char *pattern, const uint8_t *token_bytes,
                                const uint8_t *token_valid, uint32_t vocab, int64_t eos, holo_error *err);
 /* The holo_token_mask_fn for a holo_regex (ctx = the holo_regex). */
-holo_status holo_regex_mask(void *ctx, const uint32_t *generated, uint32_t n, uint8_t *allowed, uint32_t vocab);
+holo_status holo_regex_mask(void *ctx, const uint32_t *generated, uint32_t n, uint8_t *allowed,
+                            uint32_t vocab);
 /* Does the whole byte string match? (tests, callers' checks) */
 bool holo_regex_match(const holo_regex *re, const uint8_t *text, size_t len);
 
@@ -143,7 +148,7 @@ bool holo_regex_match(const holo_regex *re, const uint8_t *text, size_t len);
 typedef struct holo_causal_model {
   uint32_t token_input;
   int32_t position_input; /* < 0: none */
-  uint32_t logits_output;  /* last dim = vocab; f32 */
+  uint32_t logits_output; /* last dim = vocab; f32 */
   bool has_contract;
   holo_state_contract contract;
   /* The state's rows past the position are masked (never read by a later
@@ -179,7 +184,7 @@ typedef struct holo_gen_stats {
   uint64_t dispatches; /* kernel runs during them */
   uint64_t memo_hits;
   uint64_t elided;
-  uint64_t tokens;     /* tokens fed (> steps for a sequence model) */
+  uint64_t tokens; /* tokens fed (> steps for a sequence model) */
 } holo_gen_stats;
 
 /* Per-step inspection: observe sees the logits the sampler will see (after
@@ -190,7 +195,7 @@ typedef struct holo_gen_step_info {
   const float *logits;
   uint32_t vocab;
   uint32_t token;
-  float prob;      /* its probability under the sampler's final distribution */
+  float prob; /* its probability under the sampler's final distribution */
   uint32_t n_state;
   const char (*state_labels)[HOLO_LABEL_LEN + 1]; /* state the logits came from */
 } holo_gen_step_info;
@@ -209,21 +214,21 @@ typedef struct holo_gen {
   holo_allocator a;
   uint32_t vocab;
   uint32_t n_state;
-  holo_state_contract c;           /* resolved */
+  holo_state_contract c;                  /* resolved */
   uint8_t init_state[HOLO_MAX_STATE][32]; /* digests of the initial state */
   uint8_t state[HOLO_MAX_STATE][32];      /* current state, held */
   uint32_t pos;
-  float *logits;      /* logits after the last fed token */
-  float *scratch;     /* logits handed to the inspector / sampler */
+  float *logits;  /* logits after the last fed token */
+  float *scratch; /* logits handed to the inspector / sampler */
   bool have_logits;
-  uint32_t *history;  /* every token fed since reset */
+  uint32_t *history; /* every token fed since reset */
   uint32_t n_history, cap_history;
   uint32_t gen_start; /* history index where generation (the mask) began */
   holo_gen_inspector insp;
   holo_gen_stats stats;
-  uint32_t seq;        /* tokens per execution (K; 1 for a step graph) */
-  float *rows;         /* seq x vocab logits of the last execution */
-  float *prev_logits;  /* logits before the last execution */
+  uint32_t seq;              /* tokens per execution (K; 1 for a step graph) */
+  float *rows;               /* seq x vocab logits of the last execution */
+  float *prev_logits;        /* logits before the last execution */
   uint32_t rows_pos, rows_n; /* position of rows[0], rows filled */
   bool prev_have;
 } holo_gen;
@@ -268,8 +273,8 @@ typedef struct holo_gen_options {
 
 /* Decode loop from the current logits; writes up to cap tokens to out
  * (may be NULL) and the count to *n_out. */
-holo_status holo_gen_run(holo_gen *g, holo_sampler *smp, const holo_gen_options *o, uint32_t *out, uint32_t cap,
-                         uint32_t *n_out, holo_error *err);
+holo_status holo_gen_run(holo_gen *g, holo_sampler *smp, const holo_gen_options *o, uint32_t *out,
+                         uint32_t cap, uint32_t *n_out, holo_error *err);
 
 /* A snapshot: the state labels (held), position and logits; restoring it is
  * O(state ports) — no bytes move. */
@@ -343,7 +348,7 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
 typedef struct holo_spec_report {
   uint64_t proposed, accepted, rounds;
   uint64_t target_steps, draft_steps; /* executions of each model */
-  float acceptance; /* accepted / proposed */
+  float acceptance;                   /* accepted / proposed */
 } holo_spec_report;
 
 /* Greedy speculative decoding. Both generators must have been prefilled
