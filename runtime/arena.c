@@ -104,7 +104,20 @@ void holo_arena_unref(holo_arena *ar, holo_buf *b) {
   ar->a.free(ar->a.ctx, b);
 }
 
+/* The bytes a demoted entry counts: its buffer's, if the arena owns it and
+ * it is transient (a view sharing a buffer counts it again: stricter). */
+static uint64_t demoted_size(const holo_entry *e) {
+  return e->buf->owned && !e->buf->pinned ? e->buf->bytes : 0;
+}
+
+static void undemote(holo_arena *ar, holo_entry *e) {
+  if (!e->demoted) return;
+  e->demoted = false;
+  ar->demoted_bytes -= e->dbytes;
+}
+
 static void entry_drop(holo_arena *ar, holo_entry *e) {
+  undemote(ar, e);
   table_remove(ar, e);
   if (!e->pinned) lru_unlink(ar, e);
   holo_arena_unref(ar, e->buf);
@@ -147,6 +160,29 @@ static void trim_retained(holo_arena *ar, size_t need) {
   }
 }
 
+/* Retired intermediates are the cheap cache: a memo hit needs only the
+ * outputs, and a value of a sub-graph whose inputs recur is touched again
+ * (and leaves this group) when it is reused. Keeping up to `retain` bytes of
+ * them made every execution of a small model write fresh, never-touched
+ * memory until the cache filled — page faults and cache misses, 6-17x the
+ * steady time of bert/gpt-sized graphs for their first ~150 executions
+ * (docs/memory.md). So they are held to a scratch cap, evicting the most
+ * recently retired first (the head of the list), whose memory the next
+ * allocation then reuses while it is still in cache. */
+#define SCRATCH_FLOOR ((uint64_t)4 << 20)
+static uint64_t scratch_cap(const holo_arena *ar) {
+  uint64_t c = 2 * ar->peak_live > SCRATCH_FLOOR ? 2 * ar->peak_live : SCRATCH_FLOOR;
+  return c < ar->retain ? c : ar->retain;
+}
+
+static void trim_scratch(holo_arena *ar) {
+  uint64_t cap = scratch_cap(ar);
+  while (ar->demoted_bytes > cap && ar->lru_head && ar->lru_head->demoted && ar->lru_head->live == 0) {
+    entry_drop(ar, ar->lru_head);
+    ar->evictions++;
+  }
+}
+
 static void note_peaks(holo_arena *ar) {
   if (ar->resident_bytes > ar->peak_resident) ar->peak_resident = ar->resident_bytes;
   if (ar->live_bytes > ar->peak_live) ar->peak_live = ar->live_bytes;
@@ -184,7 +220,10 @@ holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf
     return holo_err(err, HOLO_ERR_BUDGET,
                     "memory budget exceeded: a value needs %zu bytes, the bound is %llu bytes", bytes,
                     (unsigned long long)ar->budget);
-  if (!pinned && ar->retain != UINT64_MAX) trim_retained(ar, bytes);
+  if (!pinned && ar->retain != UINT64_MAX) {
+    trim_scratch(ar);
+    trim_retained(ar, bytes);
+  }
   if (!pinned && ar->budget) {
     if (bytes > ar->budget || !make_room(ar, bytes))
       return holo_err(err, HOLO_ERR_BUDGET,
@@ -250,13 +289,20 @@ holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *bu
 
 void holo_arena_touch(holo_arena *ar, holo_entry *e) {
   e->stamp = ar->epoch;
+  undemote(ar, e);
   if (e->pinned || ar->lru_tail == e) return;
   lru_unlink(ar, e);
   lru_append(ar, e);
 }
 
 void holo_arena_demote(holo_arena *ar, holo_entry *e) {
-  if (e->pinned || ar->lru_head == e) return;
+  if (e->pinned) return;
+  if (!e->demoted) {
+    e->demoted = true;
+    e->dbytes = demoted_size(e);
+    ar->demoted_bytes += e->dbytes;
+  }
+  if (ar->lru_head == e) return;
   lru_unlink(ar, e);
   ar->n_transient++;
   e->next = ar->lru_head;
@@ -282,6 +328,7 @@ void holo_arena_live_dec(holo_arena *ar, holo_entry *e) {
 
 void holo_arena_pin(holo_arena *ar, holo_entry *e) {
   if (e->pinned) return;
+  undemote(ar, e);
   lru_unlink(ar, e);
   e->pinned = true;
   holo_buf *b = e->buf;

@@ -29,6 +29,8 @@ typedef struct holo_entry {
   int64_t shape[HOLO_MAX_RANK];
   uint32_t live; /* slots of the current execution still needing it */
   bool pinned;
+  bool demoted;   /* retired intermediate, at the evict-first end */
+  uint64_t dbytes; /* what it added to demoted_bytes when demoted */
   uint64_t stamp; /* execution number that last touched it */
   struct holo_entry *prev, *next; /* LRU list of transient entries */
 } holo_entry;
@@ -40,6 +42,7 @@ typedef struct holo_arena {
   holo_entry *lru_head, *lru_tail;
   uint64_t budget;          /* 0 = unbounded */
   uint64_t retain;          /* cap on transient bytes kept after they stop being live */
+  uint64_t demoted_bytes;   /* of those, retired intermediates' (demoted entries) */
   uint32_t n_transient;     /* entries in the LRU list */
   uint64_t transient_bytes; /* owned, unpinned buffers */
   uint64_t resident_bytes;  /* all buffers, pinned and borrowed included */
