@@ -279,6 +279,7 @@ function inferDtype(c) {
   if (BOOL_OUT.has(op)) c.dtype = DT.bool;
   if (op === 'Cast') c.dtype = attr(c.node, 'to');
   if (op === 'Where') c.dtype = c.ins[1]?.dtype ?? c.dt0;
+  if (op === 'MatMulInteger') c.dtype = DT.i32;
   if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
   if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
   if (op.endsWith('Window')) c.dtype = attr(c.node, 'output_datatype', DT.f32);
@@ -380,6 +381,7 @@ function reduceShape({ x, r, op, node, ints }) {
 /** op -> (context) => output 0's shape, or null when it cannot be told (a Map: no 'constructor' op). */
 const SHAPE_RULES = new Map([
   ['MatMul', matmulShape],
+  ['MatMulInteger', matmulShape],
   ['Gemm', gemmShape],
   ...['Conv', 'MaxPool', 'AveragePool', 'LpPool'].map((op) => [op, windowShape]),
   ...['GlobalAveragePool', 'GlobalMaxPool'].map((op) => [op, ({ x }) => (x && x.length >= 3 ? [x[0], x[1], ...x.slice(2).map(() => 1)] : null)]),

@@ -10,6 +10,7 @@
 import { RESIZE_OPS } from './onnx-ops-resize.js';
 import { RNN_OPS } from './onnx-ops-rnn.js';
 import { TENSOR_OPS } from './onnx-ops-tensors.js';
+import { QGEMM_OPS } from './onnx-ops-qgemm.js';
 import { EINSUM_OPS } from './onnx-ops-einsum.js';
 import { LOSS_OPS } from './onnx-ops-loss.js';
 import { conv3d, pool3d } from './onnx-ops-3d.js';
@@ -77,7 +78,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, GATHER_OPS, QUANT_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, GATHER_OPS, QUANT_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 

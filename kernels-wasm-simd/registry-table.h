@@ -19,6 +19,9 @@
     {.op = "holo.MatMulPacked", .identity = "holo.MatMulPacked/f32/" GEMM_CLASS "/1", .dtypes = "f32",
      .flags = HOLO_KERNEL_GEMM,
      .infer = holo_k_mmpacked_f32_infer, .run = holo_k_mmpacked_f32_run},
+    /* Integer products: exact int32 sums, the same bytes on every build. */
+    {.op = "MatMulInteger", .identity = "MatMulInteger/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_matmulinteger_infer, .run = holo_k_matmulinteger_run},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",
      .infer = holo_k_packb_f32_infer, .run = holo_k_packb_f32_run},
     {.op = "Conv", .identity = "Conv/f32/" GEMM_CLASS "/2", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,

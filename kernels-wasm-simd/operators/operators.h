@@ -17,6 +17,8 @@
 HOLO_K_OPERATOR(matmul_f32)
 HOLO_K_OPERATOR(gemm_f32)
 HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f32)
+/* integer products (matmul-integer.c) */
+HOLO_K_OPERATOR(matmulinteger)
     /* The products' own layouts of a constant weight (backend.h holo_pack_call). */
     holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p);
