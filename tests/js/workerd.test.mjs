@@ -31,7 +31,7 @@ const freePort = () => new Promise((resolve, reject) => {
 });
 
 
-const MODULES = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && !WORKER_ENTRIES.includes(f)).map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js'];
+const MODULES = ['index.js', ...readdirSync(join(PKG, 'src')).filter((f) => f.endsWith('.js') && !WORKER_ENTRIES.includes(f)).map((f) => `src/${f}`), 'dist/layout.js', 'stores/memory.js', 'stores/label.js', 'stores/bounds.js'];
 
 // Serves `worker` (a file of examples/workerd) with `data` ({ name: bytes })
 // as its data modules, from the example's config; calls use(get) with

@@ -36,6 +36,7 @@ const holoWorker :Workerd.Worker = (
     (name = "dist/layout.js", esModule = embed "dist/layout.js"),
     (name = "stores/memory.js", esModule = embed "stores/memory.js"),
     (name = "stores/label.js", esModule = embed "stores/label.js"),
+    (name = "stores/bounds.js", esModule = embed "stores/bounds.js"),
     (name = "hologram-simd128.wasm", wasm = embed "hologram-simd128.wasm"),
     (name = "mlp.holo", data = embed "mlp.holo"),
     (name = "cone.holo", data = embed "cone.holo"),
