@@ -197,8 +197,10 @@ function importValues(ir, g, shapes, report) {
 
 function addGraphOutputs(ir, g) {
   for (const o of g.outputs) {
-    if (!ir.has(o.name)) throw new Error(`graph output '${o.name}' is not produced by any node`);
-    if (ir.get(o.name).kind === 'seq') throw new Error(`unsupported graph output '${o.name}': a ${ir.get(o.name).optional ? 'optional' : 'sequence'} (sequences and optionals exist only at convert time; only tensors are stored)`);
+    // ir.get, not ir.has: '' (an absent optional) may be in the map as a placeholder
+    const v = ir.get(o.name);
+    if (!v) throw new Error(`graph output '${o.name}' is not produced by any node`);
+    if (v.kind === 'seq') throw new Error(`unsupported graph output '${o.name}': a ${v.optional ? 'optional' : 'sequence'} (sequences and optionals exist only at convert time; only tensors are stored)`);
     ir.outputs.push(o.name);
   }
 }
