@@ -66,6 +66,18 @@ export interface WarmStore {
   put(label: string, bytes: Uint8Array): void;
 }
 
+/** What every store in bindings-js/stores/ adds: caps, size and delete. */
+export interface BoundedWarmStore extends WarmStore {
+  readonly maxBytes: number;
+  readonly maxEntries: number;
+  /** Number of records and their total bytes. */
+  readonly size: number;
+  readonly bytes: number;
+  /** Records evicted so far to stay within the caps. */
+  readonly evicted: number;
+  delete(label: string): boolean;
+}
+
 export type Variant = 'relaxed' | 'simd128' | 'scalar' | 'simd128-threads';
 
 /** Where the package runs; each has its memory defaults (README "Memory"). */

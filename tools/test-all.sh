@@ -74,6 +74,7 @@ suite zoo-small node tests/zoo/run.mjs
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
 [ -f tests/browser/worker.test.mjs ] && suite browser-worker node tests/browser/worker.test.mjs
 [ -f tests/browser/threads.test.mjs ] && suite browser-threads node tests/browser/threads.test.mjs
+[ -f tests/browser/store.test.mjs ] && suite browser-store node tests/browser/store.test.mjs
 # The packed npm package built into a small app by Vite, webpack, esbuild, Rollup
 # and Parcel, each output run in Chromium (page, worker, threads) vs Node; the Vite dev server.
 suite bundlers node tests/bundlers/run.mjs

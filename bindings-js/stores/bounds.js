@@ -53,11 +53,14 @@ export class SizeIndex {
     this.bytes -= n;
     return true;
   }
-  /** Labels to evict, oldest first, so that one more record of `incoming` bytes fits. */
-  victims(incoming) {
+  /**
+   * Labels to evict, oldest first, so that `records` more records (one by
+   * default; 0 to fit the caps as they are) of `incoming` bytes fit.
+   */
+  victims(incoming, records = 1) {
     const out = [];
     let bytes = this.bytes + incoming;
-    let entries = this.lengths.size + 1;
+    let entries = this.lengths.size + records;
     for (const [label, n] of this.lengths) {
       if (bytes <= this.maxBytes && entries <= this.maxEntries) break;
       out.push(label);

@@ -1,7 +1,7 @@
-import type { WarmStore } from '../index.js';
+import type { BoundedWarmStore } from '../index.js';
 
 /** An in-memory WarmStore over a Map (records are opaque bytes keyed by label). */
-export declare class MemoryWarmStore implements WarmStore {
+export declare class MemoryWarmStore implements BoundedWarmStore {
   /** Bounded: maxBytes (default 256 MiB), maxEntries (default 100,000); evicts least recently used. */
   constructor(map?: Map<string, Uint8Array>, options?: { maxBytes?: number; maxEntries?: number });
   readonly maxBytes: number;

@@ -16,7 +16,7 @@ export class MemoryWarmStore {
     this.#index = new SizeIndex(readBounds(options, DEFAULT_MEMORY_MAX_BYTES));
     this.evicted = 0;
     for (const [label, bytes] of map) this.#index.set(label, bytes.length);
-    this.#shrink(0);
+    this.#shrink(0, 0);
   }
   get maxBytes() { return this.#index.maxBytes; }
   get maxEntries() { return this.#index.maxEntries; }
@@ -36,8 +36,8 @@ export class MemoryWarmStore {
     this.map.set(label, bytes);
     this.#index.set(label, bytes.length);
   }
-  #shrink(incoming) {
-    for (const victim of this.#index.victims(incoming)) {
+  #shrink(incoming, records = 1) {
+    for (const victim of this.#index.victims(incoming, records)) {
       this.#index.remove(victim);
       this.map.delete(victim);
       this.evicted += 1;

@@ -167,8 +167,9 @@ function fakeCaches() {
       const m = stores.get(name);
       return {
         async keys() { return [...m.keys()].map((url) => ({ url })); },
-        async match(url) { const b = m.get(String(url)); return b ? new Response(b.slice()) : undefined; },
-        async put(url, res) { m.set(String(url), new Uint8Array(await res.arrayBuffer())); },
+        async match(url) { const b = m.get(String(url)); return b ? new Response(b.bytes.slice(), { headers: b.headers }) : undefined; },
+        async put(url, res) { m.set(String(url), { headers: Object.fromEntries(res.headers), bytes: new Uint8Array(await res.arrayBuffer()) }); },
+        async delete(url) { return m.delete(String(url)); },
       };
     },
   };
@@ -181,18 +182,21 @@ test('browser adapter (Cache API): preload makes get synchronous, puts flush asy
   const a = await load(fixture('cone'), { warmStore: s1 });
   assert.is(a.counters.storePuts, 1);
   await s1.flush();
-  assert.is(caches.stores.get('t').size, 1);
-  assert.match([...caches.stores.get('t').keys()][0], /\/sha256-[0-9a-f]{64}\.hws$/);
-  const s2 = await openBrowserStore({ backend: 'cache', caches, name: 't' }); // a fresh page
+  const urls = [...caches.stores.get('t').keys()];
+  assert.is(urls.filter((u) => /\/sha256-[0-9a-f]{64}\.hws$/.test(u)).length, 1);
+  assert.ok(urls.some((u) => u.endsWith('/index.json')), 'the index is stored beside the records');
+  const s2 = await openBrowserStore({ backend: 'cache', caches, name: 't', preload: true }); // a fresh page
   assert.is(s2.size, 1);
+  assert.is(s2.cached, 1);
   const b = await load(fixture('cone'), { warmStore: s2 });
   assert.is(b.counters.storeHits, 1);
   assert.is(b.counters.dispatches, 0);
-  const s3 = await openBrowserStore({ backend: 'cache', caches, name: 't', preload: false });
-  assert.is(s3.size, 0);
+  const s3 = await openBrowserStore({ backend: 'cache', caches, name: 't' });
+  assert.is(s3.size, 1, 'the index is read at open');
+  assert.is(s3.cached, 0, 'the records are not');
   await s3.close();
   let failed = null;
-  const s4 = await openBrowserStore({ backend: 'cache', caches: { open: async () => ({ keys: async () => [], put: async () => { throw new Error('quota'); } }) }, onError: (e) => { failed = e; } });
+  const s4 = await openBrowserStore({ backend: 'cache', caches: { open: async () => ({ keys: async () => [], match: async () => undefined, put: async () => { throw new Error('quota'); } }) }, onError: (e) => { failed = e; } });
   s4.put(`sha256:${'0'.repeat(64)}`, new Uint8Array(1));
   await s4.flush();
   assert.is(failed.message, 'quota');
