@@ -21,6 +21,8 @@ import { QUANT_OPS } from './onnx-ops-quant.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
+// the window helpers ConvInteger shares (onnx-ops-qgemm.js)
+export { spatialRank, windowAttrs, as2d };
 
 const ones = (n) => Array(n).fill(1);
 const zeros = (n) => Array(n).fill(0);

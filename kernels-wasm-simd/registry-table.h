@@ -22,6 +22,8 @@
     /* Integer products: exact int32 sums, the same bytes on every build. */
     {.op = "MatMulInteger", .identity = "MatMulInteger/u8,i8/scalar/1", .dtypes = "u8,i8",
      .infer = holo_k_matmulinteger_infer, .run = holo_k_matmulinteger_run},
+    {.op = "ConvInteger", .identity = "ConvInteger/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_convinteger_infer, .run = holo_k_convinteger_run, .pack = holo_k_convinteger_pack},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",
      .infer = holo_k_packb_f32_infer, .run = holo_k_packb_f32_run},
     {.op = "Conv", .identity = "Conv/f32/" GEMM_CLASS "/2", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,

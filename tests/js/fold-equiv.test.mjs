@@ -301,6 +301,7 @@ Object.assign(RUNTIME_CASES, {
   MaxPool: () => [{ op: 'MaxPool', ins: [fe([1, 2, 4, 4])], attrs: { kernel_shape: [2, 2], strides: [1, 2] } }],
   AveragePool: () => [{ op: 'AveragePool', ins: [fe([1, 2, 4, 4])], attrs: { kernel_shape: [3, 3], pads: [1, 1, 1, 1], count_include_pad: 0 } }],
   MatMulInteger: () => [{ op: 'MatMulInteger', ins: [t(D.u8, [3, 5]), t(D.i8, [5, 4]), t(D.u8, [], [255]), t(D.i8, [4], [-128, 0, 1, 127])] }, { op: 'MatMulInteger', ins: [t(D.i8, [2, 0]), t(D.u8, [0, 3])] }],
+  ConvInteger: () => [{ op: 'ConvInteger', ins: [t(D.u8, [1, 4, 5, 5]), t(D.i8, [4, 2, 3, 3]), t(D.u8, [], [128]), t(D.i8, [4], [-128, 0, 1, 127])], attrs: { pads: [1, 1, 1, 1], group: 2, strides: [2, 1] } }, { op: 'ConvInteger', ins: [t(D.i8, [1, 3, 4, 4]), t(D.u8, [2, 3, 2, 2])], attrs: { dilations: [2, 2] } }],
   MatMul: () => [{ op: 'MatMul', ins: [fe([3, 5]), t(F, [5, 9], [0.5, -2, 1e-40, 3e38, 1])] }, { op: 'MatMul', ins: [fe([2, 0]), fe([0, 3])] }],
   Gemm: () => [{ op: 'Gemm', ins: [fe([4, 3]), t(F, [5, 3], [1, -1, 0.25]), t(F, [5], [0.5])], attrs: { transB: 1, alpha: 0.5 } }],
   Conv: () => [{ op: 'Conv', ins: [fe([1, 2, 5, 5]), t(F, [3, 2, 3, 3], [0.5, -1, 2, 0]), t(F, [3], [1, -1, 0])], attrs: { pads: [1, 1, 1, 1] } }],

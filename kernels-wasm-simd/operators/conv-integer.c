@@ -1,0 +1,257 @@
+/* ConvInteger (opset 10), 2-D NCHW: Y = conv(X - x_zero_point,
+ * W - w_zero_point) in exact int32, X and W each u8 or i8, x_zero_point a
+ * scalar, w_zero_point a scalar or one per output channel; pads, auto_pad,
+ * strides, dilations and group as Conv (1-D runs as 2-D over [N, C, 1, L]:
+ * the converter reshapes). A padding tap contributes 0 (onnxruntime pads X
+ * with its zero point).
+ *
+ * im2col of X - zx into the integer core's packed B (igemm.h), a chunk of
+ * output positions at a time, against W packed as int16 A panels -- once
+ * per session when W is constant (the pack seam), else per call. W is
+ * packed without its zero point (a packed form may depend only on W's own
+ * bytes), which is subtracted afterwards as zw(m) * sum_k (x - zx): exact,
+ * so the bytes are the direct formula's. Chunks are split into tasks by a
+ * rule of the shape; every output is one task's, so the bytes never depend
+ * on the threads. */
+#include "common/check.h"
+#include "common/shape.h"
+#include "common/window2d.h"
+#include "microkernels/igemm.h"
+#include "microkernels/im2col.h"
+#include "operators/products.h"
+
+/* output positions per im2col chunk (a multiple of HOLO_IGEMM_NR) */
+#define CI_CHUNK 128
+#define CI_TASKS 4
+
+typedef struct ci_geom {
+  size_t N, C, M, G, Cg, Mg, K, plane, xplane;
+  holo_k_win2d w;
+} ci_geom;
+
+static bool ci_int8(uint32_t dt) { return dt == HOLO_DT_U8 || dt == HOLO_DT_I8; }
+
+static holo_status ci_zero_point(holo_kernel_call *c, uint32_t idx, uint32_t dt, size_t per,
+                                 const char *what) {
+  if (holo_k_absent(c, idx)) return HOLO_OK;
+  holo_status st;
+  if ((st = holo_k_check_input(c, "ConvInteger", idx, dt))) return st;
+  const holo_tensor *z = &c->inputs[idx];
+  size_t n = 1;
+  for (uint32_t i = 0; i < z->rank; i++)
+    n *= (size_t)z->shape[i];
+  if (z->rank <= 1 && (n == 1 || n == per)) return HOLO_OK;
+  return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "ConvInteger: %s must be a scalar%s, got rank %u of %zu", what,
+                     per > 1 ? " or one per output channel" : "", z->rank, n);
+}
+
+/* Every size the loops and the workspace derive must fit a size_t with room. */
+static holo_status ci_fits(holo_kernel_call *c, const ci_geom *g) {
+  const uint64_t lim = (uint64_t)SIZE_MAX / 64;
+  uint64_t plane = holo_k_mul_sat((uint64_t)g->w.out[0], (uint64_t)g->w.out[1]);
+  uint64_t K = holo_k_mul_sat((uint64_t)g->Cg, holo_k_mul_sat((uint64_t)g->w.k[0], (uint64_t)g->w.k[1]));
+  uint64_t pa = holo_k_mul_sat((uint64_t)g->M + 4 * g->G, K + 1);
+  uint64_t out = holo_k_mul_sat(holo_k_mul_sat((uint64_t)g->N, (uint64_t)g->M), plane);
+  if ((uint64_t)g->w.out[0] > lim || (uint64_t)g->w.out[1] > lim || plane > lim || pa > lim || out > lim)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "ConvInteger: geometry too large (output plane %lld x %lld)",
+                       (long long)g->w.out[0], (long long)g->w.out[1]);
+  if (K > HOLO_IGEMM_MAX_K)
+    return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvInteger: %llu taps per output could overflow int32 (max %d)",
+                       (unsigned long long)K, HOLO_IGEMM_MAX_K);
+  return HOLO_OK;
+}
+
+static holo_status ci_geometry(holo_kernel_call *c, ci_geom *g) {
+  holo_status st;
+  if ((st = holo_k_check_arity(c, "ConvInteger", 2, 4, 1)) ||
+      (st = holo_k_check_input(c, "ConvInteger", 0, 0)) || (st = holo_k_check_input(c, "ConvInteger", 1, 0)))
+    return st;
+  const holo_tensor *x = &c->inputs[0], *wt = &c->inputs[1];
+  char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
+  if (!ci_int8(x->dtype) || !ci_int8(wt->dtype))
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "ConvInteger: X and W must be u8 or i8, got %s and %s",
+                       holo_k_dtype_name(x->dtype), holo_k_dtype_name(wt->dtype));
+  if (x->rank != 4 || wt->rank != 4)
+    return holo_k_fail(
+        c, x->rank == 5 ? HOLO_ERR_UNSUPPORTED : HOLO_ERR_KERNEL,
+        "ConvInteger: X and W must be rank 4 (NCHW; 1-D is reshaped by the converter), got X%s W%s",
+        holo_k_shape_str(s1, x->shape, x->rank), holo_k_shape_str(s2, wt->shape, wt->rank));
+  int64_t group = holo_attr_int(c, "group", 1), C = x->shape[1], M = wt->shape[0], Cg = wt->shape[1];
+  if (group < 1 || group > C || C % group || Cg * group != C || M % group)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "ConvInteger: group %lld does not fit X%s and W%s",
+                       (long long)group, holo_k_shape_str(s1, x->shape, 4),
+                       holo_k_shape_str(s2, wt->shape, 4));
+  if ((st = holo_k_window2d(c, "ConvInteger", x->shape + 2, wt->shape + 2, false, &g->w))) return st;
+  g->N = (size_t)x->shape[0];
+  g->C = (size_t)C;
+  g->M = (size_t)M;
+  g->G = (size_t)group;
+  g->Cg = (size_t)Cg;
+  g->Mg = (size_t)(M / group);
+  if ((st = ci_fits(c, g))) return st;
+  g->K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]);
+  g->plane = (size_t)(g->w.out[0] * g->w.out[1]);
+  g->xplane = (size_t)(g->w.in[0] * g->w.in[1]);
+  if ((st = ci_zero_point(c, 2, x->dtype, 1, "x_zero_point")) ||
+      (st = ci_zero_point(c, 3, wt->dtype, g->M, "w_zero_point")))
+    return st;
+  return HOLO_OK;
+}
+
+static size_t ci_pa_elems(const ci_geom *g) { return g->G * holo_igemm_packed_a_elems(g->Mg, g->K); }
+static size_t ci_chunks(const ci_geom *g) { return (g->plane + CI_CHUNK - 1) / CI_CHUNK; }
+static size_t ci_tasks(const ci_geom *g) {
+  size_t total = g->N * g->G * ci_chunks(g);
+  return total < CI_TASKS ? total : CI_TASKS;
+}
+/* bytes of one task's slot: a packed col chunk, then its column sums */
+static size_t ci_slot_bytes(const ci_geom *g) {
+  return holo_igemm_packed_b_elems(g->K, CI_CHUNK) * sizeof(int16_t) + CI_CHUNK * sizeof(int32_t);
+}
+
+static const int16_t *ci_packed(const holo_kernel_call *c, const ci_geom *g) {
+  size_t w;
+  return c->packed
+             ? (const int16_t *)holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_IA, g->Mg, g->K, g->G, &w)
+             : 0;
+}
+
+/* W as int16 A panels, one block per group, without its zero point. */
+static void ci_pack_weights(const holo_kernel_call *c, const ci_geom *g, int16_t *dst) {
+  for (size_t grp = 0; grp < g->G; grp++) {
+    holo_iop a = {(const uint8_t *)c->inputs[1].data + grp * g->Mg * g->K,
+                  g->K,
+                  1,
+                  c->inputs[1].dtype == HOLO_DT_U8,
+                  0,
+                  0,
+                  false};
+    size_t rows = (g->Mg + HOLO_IGEMM_MR - 1) / HOLO_IGEMM_MR * HOLO_IGEMM_MR;
+    holo_ukernel_ipack_a_i8__scalar(dst + grp * holo_igemm_packed_a_elems(g->Mg, g->K), &a, g->Mg, g->K, 0,
+                                    rows);
+  }
+}
+
+holo_status holo_k_convinteger_pack(holo_pack_call *p) {
+  holo_kernel_call *c = p->call;
+  ci_geom g;
+  if (p->input != 1 || c->n_inputs < 2 || ci_geometry(c, &g)) return HOLO_OK; /* infer says what is wrong */
+  size_t elems = ci_pa_elems(&g);
+  if (!elems) return HOLO_OK;
+  if (!p->dst) {
+    p->bytes = holo_gemm_pack_bytes((elems * sizeof(int16_t) + sizeof(float) - 1) / sizeof(float));
+    return HOLO_OK;
+  }
+  ci_pack_weights(
+      c, &g, (int16_t *)holo_gemm_pack_header(p->dst, HOLO_GEMM_PACKED_IA, HOLO_IGEMM_MR, g.Mg, g.K, g.G));
+  return HOLO_OK;
+}
+
+holo_status holo_k_convinteger_infer(holo_kernel_call *c) {
+  ci_geom g;
+  holo_status st;
+  holo_k_infer_reset(c);
+  if ((st = ci_geometry(c, &g))) return st;
+  c->workspace_bytes =
+      (ci_packed(c, &g) ? 0 : ci_pa_elems(&g) * sizeof(int16_t) + 64) + CI_TASKS * ci_slot_bytes(&g);
+  uint64_t f[6] = {
+      g.N, g.M, (uint64_t)g.w.out[0], (uint64_t)g.w.out[1], g.Cg, (uint64_t)(g.w.k[0] * g.w.k[1])};
+  c->work = holo_k_work(6, f);
+  int64_t ys[4] = {(int64_t)g.N, (int64_t)g.M, g.w.out[0], g.w.out[1]};
+  return holo_k_set_output(c, "ConvInteger", 0, HOLO_DT_I32, 4, ys);
+}
+
+typedef struct ci_job {
+  const holo_kernel_call *c;
+  const ci_geom *g;
+  const int16_t *Ap;
+  uint8_t *slots;
+  size_t nchunks, per;
+  bool shared_slot;
+} ci_job;
+
+static int32_t ci_zp(const holo_kernel_call *c, uint32_t idx, size_t j) {
+  if (holo_k_absent(c, idx)) return 0;
+  const holo_tensor *z = &c->inputs[idx];
+  size_t i = z->rank == 1 && z->shape[0] > 1 ? j : 0;
+  return z->dtype == HOLO_DT_U8 ? (int32_t)((const uint8_t *)z->data)[i]
+                                : (int32_t)((const int8_t *)z->data)[i];
+}
+
+/* y[m][j] -= zw(m) * colsum[j] over one group's rows (wrapping arithmetic:
+ * the true result fits int32, so the wrapped one is it) */
+static void ci_zw_correct(const ci_job *J, size_t grp, const int16_t *col, int32_t *colsum, int32_t *y,
+                          size_t pc) {
+  const ci_geom *g = J->g;
+  size_t kp = holo_igemm_kp(g->K);
+  bool any = false;
+  for (size_t m = 0; m < g->Mg && !any; m++)
+    any = ci_zp(J->c, 3, grp * g->Mg + m) != 0;
+  if (!any) return;
+  for (size_t j = 0; j < pc; j++) {
+    const int16_t *d = col + (j / HOLO_IGEMM_NR) * kp * HOLO_IGEMM_NR + 2 * (j % HOLO_IGEMM_NR);
+    int32_t s = 0;
+    for (size_t q = 0; q < kp / 2; q++)
+      s += d[q * 2 * HOLO_IGEMM_NR] + d[q * 2 * HOLO_IGEMM_NR + 1];
+    colsum[j] = s;
+  }
+  for (size_t m = 0; m < g->Mg; m++) {
+    uint32_t zw = (uint32_t)ci_zp(J->c, 3, grp * g->Mg + m);
+    int32_t *row = y + m * g->plane;
+    for (size_t j = 0; j < pc; j++)
+      row[j] = (int32_t)((uint32_t)row[j] - zw * (uint32_t)colsum[j]);
+  }
+}
+
+static void ci_chunk(const ci_job *J, size_t idx, uint8_t *slot) {
+  const ci_geom *g = J->g;
+  const holo_tensor *x = &J->c->inputs[0];
+  size_t ch = idx % J->nchunks, grp = idx / J->nchunks % g->G, n = idx / J->nchunks / g->G;
+  size_t p0 = ch * CI_CHUNK, pc = g->plane - p0 < CI_CHUNK ? g->plane - p0 : CI_CHUNK;
+  int16_t *col = (int16_t *)slot;
+  int32_t *colsum = (int32_t *)(slot + holo_igemm_packed_b_elems(g->K, CI_CHUNK) * sizeof(int16_t));
+  const uint8_t *xg = (const uint8_t *)x->data + (n * g->C + grp * g->Cg) * g->xplane;
+  int32_t *y = (int32_t *)J->c->outputs[0].data + (n * g->M + grp * g->Mg) * g->plane + p0;
+  holo_ukernel_iim2col_i8__scalar(col, xg, x->dtype == HOLO_DT_U8, ci_zp(J->c, 2, 0), &g->w, g->Cg, p0, pc);
+  holo_igemm_i8(g->Mg, pc, g->K, J->Ap + grp * holo_igemm_packed_a_elems(g->Mg, g->K), col, y, g->plane);
+  ci_zw_correct(J, grp, col, colsum, y, pc);
+}
+
+static void ci_task(void *arg, uint32_t t) {
+  const ci_job *J = arg;
+  size_t total = J->g->N * J->g->G * J->nchunks, i0 = (size_t)t * J->per;
+  size_t i1 = i0 + J->per > total ? total : i0 + J->per;
+  uint8_t *slot = J->slots + (J->shared_slot ? 0 : (size_t)t * ci_slot_bytes(J->g));
+  for (size_t i = i0; i < i1; i++)
+    ci_chunk(J, i, slot);
+}
+
+holo_status holo_k_convinteger_run(holo_kernel_call *c) {
+  ci_geom g;
+  if (ci_geometry(c, &g)) return HOLO_ERR_KERNEL;
+  int32_t *Y = c->outputs[0].data;
+  size_t total = g.N * g.G * ci_chunks(&g);
+  if (total == 0 || g.M == 0) return HOLO_OK;
+  if (g.K == 0) {
+    for (size_t i = 0; i < g.N * g.M * g.plane; i++)
+      Y[i] = 0;
+    return HOLO_OK;
+  }
+  const int16_t *Ap = ci_packed(c, &g);
+  uint8_t *ws = c->workspace;
+  if (!Ap) {
+    int16_t *pa = (int16_t *)ws;
+    ci_pack_weights(c, &g, pa);
+    Ap = pa;
+    ws += (ci_pa_elems(&g) * sizeof(int16_t) + 63) / 64 * 64;
+  }
+  size_t nt = ci_tasks(&g);
+  ci_job J = {c, &g, Ap, ws, ci_chunks(&g), (total + nt - 1) / nt, !c->parallel_for};
+  nt = (total + J.per - 1) / J.per;
+  if (J.shared_slot)
+    for (uint32_t t = 0; t < nt; t++)
+      ci_task(&J, t);
+  else
+    c->parallel_for(c->pctx, (uint32_t)nt, ci_task, &J);
+  return HOLO_OK;
+}

@@ -1,0 +1,157 @@
+/* The integer GEMM family's microkernels (microkernels/igemm.h) in one
+ * binary: packing, im2col and every tile variant against a naive exact
+ * reference written here from the documented formula, over M, N = 1 .. 2 *
+ * tile + 1, K = 0 .. 2 * 8 + 1 and a few long K, u8 and i8 operands with
+ * extreme values and zero points, and guard values around every output.
+ * In the SIMD builds the simd128 tile must give the scalar tile's bytes
+ * (integer sums are exact: equality, not a tolerance). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "microkernels/igemm.h"
+#include "microkernels/im2col.h"
+
+#define GUARD 0x5a5a5a5a
+
+static uint32_t rng = 12345;
+static uint8_t next8(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return (uint8_t)(rng >> 24);
+}
+/* mostly random bytes, with the extremes (0, 255 / -128, 127) often */
+static void fill(uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint8_t r = next8();
+    p[i] = r < 16 ? 0 : r < 32 ? 255 : r < 48 ? 128 : r < 64 ? 127 : next8();
+  }
+}
+static int32_t at(const uint8_t *p, bool u8, size_t i) { return u8 ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
+
+typedef void (*tile_fn)(size_t, const int16_t *, const int16_t *, int32_t *, size_t, size_t, size_t);
+
+/* C = (A - za) x (B - zb) through pack + the tile fn, vs the direct sums. */
+static void check_gemm(size_t M, size_t N, size_t K, bool au8, bool bu8, tile_fn tile) {
+  uint8_t *A = malloc(M * K + 1), *B = malloc(K * N + 1), za[64], zb[64];
+  fill(A, M * K);
+  fill(B, K * N);
+  fill(za, M);
+  fill(zb, N);
+  int16_t *pa = malloc(holo_igemm_packed_a_elems(M, K) * 2 + 2),
+          *pb = malloc(holo_igemm_packed_b_elems(K, N) * 2 + 2);
+  holo_iop a = {A, K, 1, au8, za, 1, au8}, b = {B, 1, N, bu8, zb, 1, bu8};
+  size_t rm = (M + HOLO_IGEMM_MR - 1) / HOLO_IGEMM_MR * HOLO_IGEMM_MR;
+  size_t rn = (N + HOLO_IGEMM_NR - 1) / HOLO_IGEMM_NR * HOLO_IGEMM_NR;
+  holo_ukernel_ipack_a_i8__scalar(pa, &a, M, K, 0, rm);
+  holo_ukernel_ipack_b_i8__scalar(pb, &b, N, K, 0, rn);
+  size_t ldc = N + 3, kp = holo_igemm_kp(K);
+  int32_t *C = malloc((M + 1) * ldc * sizeof(int32_t));
+  for (size_t i = 0; i < (M + 1) * ldc; i++)
+    C[i] = GUARD;
+  for (size_t j = 0; j < N; j += HOLO_IGEMM_NR)
+    for (size_t i = 0; i < M; i += HOLO_IGEMM_MR)
+      tile(kp, pa + i * kp, pb + j * kp, C + i * ldc + j, ldc, M - i < 4 ? M - i : 4, N - j < 8 ? N - j : 8);
+  for (size_t i = 0; i <= M; i++)
+    for (size_t j = 0; j < ldc; j++) {
+      int32_t want = GUARD;
+      if (i < M && j < N) {
+        want = 0;
+        for (size_t k = 0; k < K; k++)
+          want += (at(A, au8, i * K + k) - at(za, au8, i)) * (at(B, bu8, k * N + j) - at(zb, bu8, j));
+      }
+      if (C[i * ldc + j] != want)
+        fail_msg("igemm M=%zu N=%zu K=%zu (%zu,%zu): %d vs %d", M, N, K, i, j, C[i * ldc + j], want);
+    }
+  free(A), free(B), free(pa), free(pb), free(C);
+}
+
+static void sweep(tile_fn tile) {
+  static const size_t Ks[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 64, 255, 1027};
+  for (size_t M = 1; M <= 2 * HOLO_IGEMM_MR + 1; M++)
+    for (size_t N = 1; N <= 2 * HOLO_IGEMM_NR + 1; N++)
+      for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; k++)
+        check_gemm(M, N, Ks[k], (M + k) & 1, (N + k) & 2, tile);
+}
+
+static void test_igemm_scalar(void **st) {
+  (void)st;
+  sweep(holo_ukernel_igemm_i8_4x8__scalar);
+}
+
+static void test_igemm_simd128(void **st) {
+  (void)st;
+#ifdef __wasm_simd128__
+  sweep(holo_ukernel_igemm_i8_4x8__simd128);
+#else
+  skip();
+#endif
+}
+
+/* The largest sums allowed: K = HOLO_IGEMM_MAX_K terms of 255 * 255, and
+ * of -255 * 255, on the build's tile. */
+static void test_igemm_extreme_k(void **st) {
+  (void)st;
+  size_t K = HOLO_IGEMM_MAX_K, kp = holo_igemm_kp(K);
+  int16_t *pa = malloc(kp * HOLO_IGEMM_MR * 2), *pb = malloc(kp * HOLO_IGEMM_NR * 2);
+  for (size_t q = 0; q < kp / 2; q++)
+    for (size_t h = 0; h < 2; h++)
+      for (size_t i = 0; i < HOLO_IGEMM_MR; i++)
+        pa[q * 2 * HOLO_IGEMM_MR + 2 * i + h] = (int16_t)(2 * q + h < K ? (i == 1 ? -255 : 255) : 0);
+  for (size_t q = 0; q < kp / 2; q++)
+    for (size_t h = 0; h < 2; h++)
+      for (size_t j = 0; j < HOLO_IGEMM_NR; j++)
+        pb[q * 2 * HOLO_IGEMM_NR + 2 * j + h] = (int16_t)(2 * q + h < K ? 255 : 0);
+  int32_t c[HOLO_IGEMM_MR * HOLO_IGEMM_NR];
+  holo_igemm_i8_4x8(kp, pa, pb, c, HOLO_IGEMM_NR, HOLO_IGEMM_MR, HOLO_IGEMM_NR);
+  for (size_t i = 0; i < HOLO_IGEMM_MR; i++)
+    for (size_t j = 0; j < HOLO_IGEMM_NR; j++)
+      assert_int_equal(c[i * HOLO_IGEMM_NR + j], (i == 1 ? -1 : 1) * 65025 * 33025);
+  free(pa), free(pb);
+}
+
+/* im2col of x - zx into B panels vs the direct window walk, padding 0. */
+static void test_iim2col(void **st) {
+  (void)st;
+  uint8_t x[3 * 7 * 6];
+  fill(x, sizeof x);
+  holo_k_win2d w = {{7, 6}, {3, 2}, {2, 1}, {1, 2}, {1, 0}, {1, 2}, {0, 0}};
+  for (int i = 0; i < 2; i++)
+    w.out[i] = (w.in[i] + w.pad_begin[i] + w.pad_end[i] - (w.k[i] - 1) * w.dil[i] - 1) / w.stride[i] + 1;
+  size_t Cg = 3, K = Cg * 6, kp = holo_igemm_kp(K), plane = (size_t)(w.out[0] * w.out[1]);
+  for (int u8 = 0; u8 < 2; u8++)
+    for (size_t p0 = 0; p0 < plane; p0 += 5) {
+      size_t pc = plane - p0 < 13 ? plane - p0 : 13, np = (pc + 7) / 8;
+      int16_t *d = malloc(np * 8 * kp * 2);
+      holo_ukernel_iim2col_i8__scalar(d, x, u8, 100, &w, Cg, p0, pc);
+      for (size_t j = 0; j < np * 8; j++)
+        for (size_t k = 0; k < kp; k++) {
+          int32_t want = 0;
+          if (j < pc && k < K) {
+            size_t p = p0 + j, c = k / 6, kh = k % 6 / 2, kw = k % 2;
+            int64_t ih = (int64_t)(p / (size_t)w.out[1]) * 2 - 1 + (int64_t)kh;
+            int64_t iw = (int64_t)(p % (size_t)w.out[1]) - 0 + (int64_t)kw * 2;
+            if (ih >= 0 && ih < 7 && iw >= 0 && iw < 6)
+              want = at(x, u8, c * 42 + (size_t)(ih * 6 + iw)) - 100;
+          }
+          int16_t got = d[(j / 8) * kp * 8 + (k / 2) * 16 + 2 * (j % 8) + (k & 1)];
+          if (got != want) fail_msg("iim2col p0=%zu j=%zu k=%zu: %d vs %d", p0, j, k, got, want);
+        }
+      free(d);
+    }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_igemm_scalar),
+      cmocka_unit_test(test_igemm_simd128),
+      cmocka_unit_test(test_igemm_extreme_k),
+      cmocka_unit_test(test_iim2col),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
