@@ -101,6 +101,26 @@ export class GraphBuilder {
     return outIds;
   }
 
+  /** A formal input of a nested graph (kind graph-input); list it in that graph's inputs. */
+  graphInput(name, dtype, shape) {
+    return this._value({ name, dtype, kind: 'graph-input', shape: this._shape(shape) });
+  }
+
+  /** The number of nodes so far: where a nested graph's node range starts. */
+  nodeCount() {
+    return this._nodes.length;
+  }
+
+  /**
+   * A nested graph of control node `owner` (docs/holo-format.md GRPH): nodes
+   * [first, first + count), its graph inputs and its outputs (values in scope).
+   * The graphs of one owner are added one after another. Returns its index.
+   */
+  subgraph(name, owner, first, count, inputs, outputs) {
+    (this._graphs ??= []).push({ name, owner, first, count, inputs: [...inputs], outputs: [...outputs] });
+    return this._graphs.length - 1;
+  }
+
   output(...ids) {
     this._outputs.push(...ids);
     return this;
@@ -126,6 +146,7 @@ export class GraphBuilder {
       inputs: this._inputs,
       outputs: this._outputs,
       ...(this._state ? { state: this._state } : {}),
+      ...(this._graphs ? { graphs: this._graphs } : {}),
     });
   }
 }

@@ -9,8 +9,9 @@ import {
   MAX_VALUES, MAX_NODES, MAX_NODE_IN, MAX_NODE_OUT, MAX_PORTS, ABSENT, KIND, KIND_NAMES, DTYPE_SIZE,
   ATTR_TYPE_NAMES, RECORD_SIZE, toBytes,
 } from './holo-writer.js';
+import { checkNestedGraphs, MAX_GRAPHS } from './holo-graphs.js';
 
-const KNOWN = new Set(['STRS', 'SYMS', 'VALS', 'CONS', 'DATA', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT']);
+const KNOWN = new Set(['STRS', 'SYMS', 'VALS', 'CONS', 'DATA', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT', 'GRPH']);
 const MANDATORY = ['STRS', 'VALS', 'NODE', 'IOIX', 'PORT'];
 const dec = new TextDecoder('utf-8');
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -83,7 +84,7 @@ function readSectionTable({ u8, len, fail, u32, u64 }, nSec) {
 }
 
 // count limits as the C reader's, runtime/archive.c
-const LIMIT = { SYMS: MAX_VALUES, META: MAX_VALUES, VALS: MAX_VALUES, CONS: MAX_VALUES, ATTR: MAX_VALUES, NODE: MAX_NODES, IOIX: Math.floor(0xffffffff / 4), STAT: 64 };
+const LIMIT = { SYMS: MAX_VALUES, META: MAX_VALUES, VALS: MAX_VALUES, CONS: MAX_VALUES, ATTR: MAX_VALUES, NODE: MAX_NODES, IOIX: Math.floor(0xffffffff / 4), STAT: 64, GRPH: MAX_GRAPHS };
 
 /** Adds the section readers to the view: counted(id) -> { n, base }, str/text of a STRS reference. */
 function withSections(view, sec) {
@@ -172,10 +173,10 @@ function readValues(view, n, symbols) {
     const dtype = u8[p + 8], rank = u8[p + 9], kind = u8[p + 10];
     const w = `${what} (${JSON.stringify(name)})`;
     if (!DTYPE_SIZE.has(dtype)) fail(`${w}: unknown dtype ${dtype}`);
-    if (kind > 2) fail(`${w}: unknown kind ${kind}`);
+    if (kind > 3) fail(`${w}: unknown kind ${kind}`);
     if (u8[p + 11] !== 0) fail(`${w}: nonzero reserved byte`);
     if (rank === RANK_UNKNOWN) {
-      if (kind !== KIND.node) fail(`${w}: unknown rank (255) on a value of kind ${KIND_NAMES[kind]}`);
+      if (kind !== KIND.node && kind !== KIND['graph-input']) fail(`${w}: unknown rank (255) on a value of kind ${KIND_NAMES[kind]}`);
     } else if (rank > MAX_RANK) fail(`${w}: rank ${rank} exceeds ${MAX_RANK}`);
     const dims = readDims(view, p, { w, kind, rank }, symbols);
     const aux = u32(p + 12);
@@ -304,6 +305,30 @@ function checkGraphRules(fail, vals, nodes, inPorts, outPorts) {
   });
 }
 
+/** GRPH records: [{ name, owner, first, count, inputs, outputs }] (§3), ranges checked. */
+function readGraphs({ fail, u16, u32, text, counted }, n) {
+  const GRPH = counted('GRPH');
+  const ioix = (k) => u32(n.IOIX.base + 4 * k);
+  const graphs = [];
+  for (let k = 0; k < GRPH.n; k++) {
+    const p = GRPH.base + 32 * k;
+    const name = text(p, `graph ${k} name`);
+    const owner = u32(p + 8), first = u32(p + 12), count = u32(p + 16), firstIo = u32(p + 20);
+    const nIn_ = u16(p + 24), nOut_ = u16(p + 26);
+    if (u32(p + 28) !== 0) fail(`graph ${k}: reserved field is not zero`);
+    if (owner >= n.NODE.n) fail(`graph ${k}: owner node ${owner} out of range (${n.NODE.n} nodes)`);
+    if (first + count > n.NODE.n) fail(`graph ${k}: node range [${first}, +${count}) out of NODE bounds (${n.NODE.n})`);
+    if (nIn_ > 4096 || nOut_ > 4096) fail(`graph ${k}: ${nIn_} inputs / ${nOut_} outputs exceed the limit 4096`);
+    if (firstIo + nIn_ + nOut_ > n.IOIX.n) fail(`graph ${k}: io range out of IOIX bounds`);
+    graphs.push({
+      name, owner, first, count,
+      inputs: Array.from({ length: nIn_ }, (_, j) => ioix(firstIo + j)),
+      outputs: Array.from({ length: nOut_ }, (_, j) => ioix(firstIo + nIn_ + j)),
+    });
+  }
+  return graphs;
+}
+
 /** STAT: [[input port, output port]], each port at most once. */
 function readState({ fail, u32, counted }, nIn, nOut) {
   const STAT = counted('STAT');
@@ -318,7 +343,7 @@ function readState({ fail, u32, counted }, nIn, nOut) {
 }
 
 /** The graph JSON (the writer's schema, plus "digest" on constants). */
-function toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state }) {
+function toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state, graphs }) {
   const graph = {
     meta,
     symbols,
@@ -336,6 +361,7 @@ function toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state }) {
     outputs: outPorts,
   };
   if (state.length) graph.state = state;
+  if (graphs.length) graph.graphs = graphs;
   return graph;
 }
 
@@ -357,5 +383,7 @@ export function readHolo(input) {
   const outPorts = Array.from({ length: nOut }, (_, k) => u32(PORT.off + 8 + 4 * nIn + 4 * k));
   checkGraphRules(fail, vals, nodes, inPorts, outPorts);
   const state = readState(view, inPorts.length, outPorts.length);
-  return toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state });
+  const graphs = readGraphs(view, n);
+  checkNestedGraphs({ fail, values: vals, nodes, graphs, outputs: outPorts });
+  return toGraphJSON({ meta, symbols, vals, nodes, inPorts, outPorts, state, graphs });
 }

@@ -7,10 +7,13 @@
 // The graph is validated first; anything the reader would reject throws an
 // Error naming the offending value, node or attribute.
 import { createHash } from 'node:crypto';
+import { checkNestedGraphs } from './holo-graphs.js';
 
 export const MAGIC = Uint8Array.from([0x89, 0x48, 0x4f, 0x4c, 0x4f, 0x0d, 0x0a, 0x1a]);
 export const MAJOR = 1;
 export const MINOR = 0;
+/** The minor an archive with nested graphs (GRPH) is written with. */
+export const MINOR_GRAPHS = 1;
 export const HEADER_SIZE = 32;
 export const SECTION_ENTRY_SIZE = 24;
 export const MAX_SECTIONS = 64;
@@ -23,15 +26,15 @@ export const MAX_NODE_IN = 64;
 export const MAX_NODE_OUT = 64;
 export const MAX_PORTS = 4096;
 export const ABSENT = 0xffffffff;
-export const KIND = { input: 0, const: 1, node: 2 };
-export const KIND_NAMES = ['input', 'const', 'node'];
+export const KIND = { input: 0, const: 1, node: 2, 'graph-input': 3 };
+export const KIND_NAMES = ['input', 'const', 'node', 'graph-input'];
 export const DTYPE_SIZE = new Map([
   [1, 4], [2, 1], [3, 1], [4, 2], [5, 2], [6, 4], [7, 8], [9, 1], [10, 2], [11, 8], [12, 4], [13, 8],
 ]);
 export const ATTR_TYPES = { int: 1, float: 2, ints: 3, floats: 4, string: 5 };
 export const ATTR_TYPE_NAMES = [null, 'int', 'float', 'ints', 'floats', 'string'];
-export const RECORD_SIZE = { SYMS: 8, VALS: 80, CONS: 48, ATTR: 24, NODE: 32, IOIX: 4, META: 16, STAT: 8 };
-export const SECTION_ORDER = ['STRS', 'SYMS', 'VALS', 'CONS', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT', 'DATA'];
+export const RECORD_SIZE = { SYMS: 8, VALS: 80, CONS: 48, ATTR: 24, NODE: 32, IOIX: 4, META: 16, STAT: 8, GRPH: 32 };
+export const SECTION_ORDER = ['STRS', 'SYMS', 'VALS', 'CONS', 'ATTR', 'NODE', 'IOIX', 'PORT', 'META', 'STAT', 'GRPH', 'DATA'];
 export const CONTENT_PREFIX = 'holo/content/v1\0';
 export const CONTENT_TREE_PREFIX = 'holo/content-tree/v1\0';
 export const CONTENT_CHUNK = 65536;
@@ -120,6 +123,7 @@ function graphArrays(graph) {
     nodes: graph.nodes ?? [],
     inputs: graph.inputs ?? [],
     outputs: graph.outputs ?? [],
+    graphs: graph.graphs ?? [],
   };
   for (const [k, a] of Object.entries(arrays))
     if (!isPlainArray(a)) fail(`"${k}" must be an array`);
@@ -148,7 +152,8 @@ function symbolIndex(symbols) {
 /** A value's dims as i64 (a symbol d as -index-1), or null for unknown rank. */
 function normDims(v, kind, dv, symIndex) {
   if (v.shape === null || v.shape === undefined) {
-    if (kind !== KIND.node) fail(`${dv()}: unknown rank (shape null) is only allowed for node outputs`);
+    if (kind !== KIND.node && kind !== KIND['graph-input'])
+      fail(`${dv()}: unknown rank (shape null) is only allowed for node outputs and graph inputs`);
     return null;
   }
   if (!Array.isArray(v.shape)) fail(`${dv()}: shape must be an array or null`);
@@ -171,7 +176,7 @@ function normValue(graph, v, id, symIndex) {
   if (v === null || typeof v !== 'object') fail(`value ${id} must be an object`);
   if (typeof v.name !== 'string') fail(`${dv()}: name must be a string`);
   if (!DTYPE_SIZE.has(v.dtype)) fail(`${dv()}: dtype ${JSON.stringify(v.dtype)} is not a known dtype code`);
-  if (typeof v.kind !== 'string' || !Object.hasOwn(KIND, v.kind)) fail(`${dv()}: kind ${JSON.stringify(v.kind)} is not input/const/node`);
+  if (typeof v.kind !== 'string' || !Object.hasOwn(KIND, v.kind)) fail(`${dv()}: kind ${JSON.stringify(v.kind)} is not input/const/node/graph-input`);
   const kind = KIND[v.kind];
   const dims = normDims(v, kind, dv, symIndex);
   const out = { name: v.name, dtype: v.dtype, kind, dims, aux: 0 };
@@ -278,7 +283,7 @@ function checkState(state, inputs, outputs) {
 
 /** Validate `graph` and return the normalized form used by the encoder. Throws on any problem. */
 export function validateGraph(graph) {
-  const { meta, symbols, values, nodes, inputs, outputs } = graphArrays(graph);
+  const { meta, symbols, values, nodes, inputs, outputs, graphs } = graphArrays(graph);
   const nMeta = normMeta(meta);
   const symIndex = symbolIndex(symbols);
   if (values.length > MAX_VALUES) fail(`${values.length} values exceed the limit ${MAX_VALUES}`);
@@ -299,7 +304,26 @@ export function validateGraph(graph) {
   checkOutputPorts(graph, outputs, checkId);
   const state = graph.state ?? [];
   checkState(state, inputs, outputs);
-  return { meta: nMeta, symbols: [...symbols], values: nValues, nodes: nNodes, inputs: [...inputs], outputs: [...outputs], state: state.map((p) => [...p]) };
+  const nGraphs = normGraphs(graphs, nValues, nNodes, outputs);
+  return {
+    meta: nMeta, symbols: [...symbols], values: nValues, nodes: nNodes, inputs: [...inputs], outputs: [...outputs],
+    state: state.map((p) => [...p]), graphs: nGraphs,
+  };
+}
+
+/** GRPH (§3): each graph input's aux is its graph; then the nested-graph rules. */
+function normGraphs(graphs, nValues, nNodes, outputs) {
+  const out = graphs.map((g, k) => {
+    if (g === null || typeof g !== 'object') fail(`graphs[${k}] must be an object`);
+    const name = g.name ?? '';
+    if (typeof name !== 'string') fail(`graphs[${k}]: name must be a string`);
+    if (!Array.isArray(g.inputs ?? []) || !Array.isArray(g.outputs ?? [])) fail(`graphs[${k}]: inputs and outputs must be arrays`);
+    const inputs = [...(g.inputs ?? [])], outs = [...(g.outputs ?? [])];
+    for (const v of inputs) if (Number.isInteger(v) && nValues[v]?.kind === KIND['graph-input']) nValues[v].aux = k;
+    return { name, owner: g.owner, first: g.first, count: g.count, inputs, outputs: outs };
+  });
+  checkNestedGraphs({ fail, values: nValues, nodes: nNodes.map((n) => ({ inputs: n.ins, outputs: n.outs })), graphs: out, outputs });
+  return out;
 }
 
 function encodeAttr(name, type, value, da, fail) {
@@ -364,7 +388,7 @@ class StringPool {
   }
 }
 
-/** STRS walk order (§6): meta, symbols, values, nodes (op, name, attrs: name, payload). */
+/** STRS walk order (§6): meta, symbols, values, nodes (op, name, attrs: name, payload), graph names. */
 function stringRefs(g, strs) {
   return {
     metaRefs: g.meta.map(([k, v]) => [strs.add(k), strs.add(v)]),
@@ -375,6 +399,7 @@ function stringRefs(g, strs) {
       name: strs.add(n.name),
       attrs: n.attrs.map((a) => ({ name: strs.add(a.name), payload: strs.add(a.payload) })),
     })),
+    graphRefs: g.graphs.map((gr) => strs.add(gr.name)),
   };
 }
 
@@ -456,6 +481,21 @@ function nodeSection(g, nodeRefs) {
   });
 }
 
+/** GRPH: name, owner, node range, IOIX range (after every node's), n_in, n_out, reserved. */
+function grphSection(g, graphRefs) {
+  let io = g.nodes.reduce((a, n) => a + n.ins.length + n.outs.length, 0);
+  return counted(g.graphs, 32, (b, p, gr, k) => {
+    ref(b, p, graphRefs[k]);
+    b.writeUInt32LE(gr.owner, p + 8);
+    b.writeUInt32LE(gr.first, p + 12);
+    b.writeUInt32LE(gr.count, p + 16);
+    b.writeUInt32LE(io, p + 20);
+    b.writeUInt16LE(gr.inputs.length, p + 24);
+    b.writeUInt16LE(gr.outputs.length, p + 26);
+    io += gr.inputs.length + gr.outputs.length;
+  });
+}
+
 function portSection(g) {
   const b = Buffer.alloc(8 + 4 * (g.inputs.length + g.outputs.length));
   let p = 0;
@@ -475,7 +515,7 @@ function dataSection(consts, dataSize) {
 /** The sections in SECTION_ORDER: [{ id, bytes }] (the optional ones only when not empty). */
 function encodeSections(g) {
   const strs = new StringPool();
-  const { metaRefs, symRefs, valRefs, nodeRefs } = stringRefs(g, strs);
+  const { metaRefs, symRefs, valRefs, nodeRefs, graphRefs } = stringRefs(g, strs);
   const { consts, dataSize } = layoutConstants(g);
   const sections = [];
   const put = (id, bytes) => sections.push({ id, bytes });
@@ -485,16 +525,18 @@ function encodeSections(g) {
   if (consts.length) put('CONS', consSection(consts));
   if (g.nodes.some((n) => n.attrs.length)) put('ATTR', attrSection(g, nodeRefs));
   put('NODE', nodeSection(g, nodeRefs));
-  put('IOIX', counted(g.nodes.flatMap((n) => [...n.ins, ...n.outs]), 4, (b, p, id) => b.writeUInt32LE(id, p)));
+  const io = [...g.nodes.flatMap((n) => [...n.ins, ...n.outs]), ...g.graphs.flatMap((gr) => [...gr.inputs, ...gr.outputs])];
+  put('IOIX', counted(io, 4, (b, p, id) => b.writeUInt32LE(id, p)));
   put('PORT', portSection(g));
   if (g.meta.length) put('META', counted(metaRefs, 16, (b, p, [k, v]) => { ref(b, p, k); ref(b, p + 8, v); }));
   if (g.state.length) put('STAT', counted(g.state, 8, (b, p, [i, o]) => { b.writeUInt32LE(i, p); b.writeUInt32LE(o, p + 4); }));
+  if (g.graphs.length) put('GRPH', grphSection(g, graphRefs));
   if (consts.length) put('DATA', dataSection(consts, dataSize));
   return sections;
 }
 
 /** Layout: header, table, sections in order, each at the next multiple of 8 (DATA 64). */
-function assemble(sections) {
+function assemble(sections, minor) {
   let pos = HEADER_SIZE + SECTION_ENTRY_SIZE * sections.length;
   for (const s of sections) {
     s.offset = align(pos, s.id === 'DATA' ? 64 : 8);
@@ -505,7 +547,7 @@ function assemble(sections) {
   const out = Buffer.alloc(fileSize);
   out.set(MAGIC, 0);
   out.writeUInt16LE(MAJOR, 8);
-  out.writeUInt16LE(MINOR, 10);
+  out.writeUInt16LE(minor, 10);
   out.writeUInt32LE(sections.length, 12);
   out.writeBigUInt64LE(BigInt(fileSize), 16);
   out.writeBigUInt64LE(0n, 24);
@@ -522,5 +564,6 @@ function assemble(sections) {
 
 /** Encode `graph` (graph JSON, docs/holo-format.md §8) as a `.holo` archive. */
 export function writeHolo(graph) {
-  return assemble(encodeSections(validateGraph(graph)));
+  const g = validateGraph(graph);
+  return assemble(encodeSections(g), g.graphs.length ? MINOR_GRAPHS : MINOR);
 }

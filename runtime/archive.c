@@ -1,5 +1,7 @@
 #include "archive.h"
 
+#include "archive-graphs.h"
+
 #include "hologram/fmt.h"
 #include "hologram/mem.h"
 
@@ -8,6 +10,7 @@
 #define MAX_NODES (1u << 24)
 #define MAX_PORTS 4096u
 #define MAX_NODE_IO 64u
+#define MAX_GRAPHS (1u << 16)
 
 static uint32_t rd32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -20,9 +23,9 @@ typedef struct sect {
   bool present;
 } sect;
 
-enum { S_STRS, S_SYMS, S_VALS, S_CONS, S_DATA, S_ATTR, S_NODE, S_IOIX, S_PORT, S_META, S_STAT, S_COUNT };
+enum { S_STRS, S_SYMS, S_VALS, S_CONS, S_DATA, S_ATTR, S_NODE, S_IOIX, S_PORT, S_META, S_STAT, S_GRPH, S_COUNT };
 static const char SECT_IDS[S_COUNT][5] = {"STRS", "SYMS", "VALS", "CONS", "DATA", "ATTR",
-                                          "NODE", "IOIX", "PORT", "META", "STAT"};
+                                          "NODE", "IOIX", "PORT", "META", "STAT", "GRPH"};
 
 typedef struct reader {
   const uint8_t *base;
@@ -126,7 +129,8 @@ static holo_status header(reader *r) {
 
 static holo_status dims_check(reader *r, holo_ar_value *v, uint32_t i, uint32_t nsyms) {
   if (v->rank == HOLO_RANK_UNKNOWN) {
-    if (v->kind != HOLO_VK_NODE) FAIL("value %u (%.*s): unknown rank is only allowed for node outputs", i, (int)v->name.len, v->name.p);
+    if (v->kind != HOLO_VK_NODE && v->kind != HOLO_VK_GRAPH_INPUT)
+      FAIL("value %u (%.*s): unknown rank is only allowed for node outputs and graph inputs", i, (int)v->name.len, v->name.p);
     /* No dim is used, so all eight slots are unused and zero (as the JS reader checks). */
     for (uint32_t d = 0; d < HOLO_MAX_RANK; d++)
       if (v->dims[d] != 0) FAIL("value %u: unused dims slot %u is not zero (rank unknown)", i, d);
@@ -175,7 +179,7 @@ static holo_status values(reader *r, holo_archive *ar) {
     v->aux = rd32(p + 12);
     for (int d = 0; d < HOLO_MAX_RANK; d++) v->dims[d] = (int64_t)rd64(p + 16 + 8 * d);
     if (p[11]) FAIL("value %u: reserved byte is not zero", i);
-    if (v->kind > HOLO_VK_NODE) FAIL("value %u (%.*s): unknown kind %u", i, (int)v->name.len, v->name.p, v->kind);
+    if (v->kind > HOLO_VK_GRAPH_INPUT) FAIL("value %u (%.*s): unknown kind %u", i, (int)v->name.len, v->name.p, v->kind);
     if (holo_dtype_size(v->dtype) == 0) FAIL("value %u (%.*s): unknown dtype %u", i, (int)v->name.len, v->name.p, v->dtype);
     if ((st = dims_check(r, v, i, ar->n_syms))) return st;
     if (v->kind == HOLO_VK_INPUT && v->aux != 0) FAIL("value %u: aux of an input must be zero", i);
@@ -380,9 +384,17 @@ static holo_status state_contract(reader *r, holo_archive *ar) {
   return HOLO_OK;
 }
 
+static holo_status nested_graphs(reader *r, holo_archive *ar) {
+  const uint8_t *rec;
+  uint32_t n;
+  holo_status st = table(r, S_GRPH, 32, MAX_GRAPHS, &n, &rec);
+  if (st) return st;
+  return holo__archive_graphs(ar, rec, n, r->s[S_STRS].p, r->s[S_STRS].len, r->a, r->err);
+}
+
 void holo_archive_release(holo_archive *ar, const holo_allocator *a) {
-  void *ptrs[] = {ar->values, ar->consts, ar->nodes, ar->attrs, ar->io,
-                  ar->in_ports, ar->out_ports, ar->syms, ar->meta, ar->state};
+  void *ptrs[] = {ar->values, ar->consts, ar->nodes,  ar->attrs,  ar->io,        ar->in_ports,
+                  ar->out_ports, ar->syms, ar->meta, ar->state, ar->graphs, ar->node_graph};
   for (unsigned i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
     if (ptrs[i]) a->free(a->ctx, ptrs[i]);
   holo_memset(ar, 0, sizeof *ar);
@@ -398,7 +410,8 @@ holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allo
   ar->len = len;
   holo_status st;
   if ((st = header(r)) || (st = values(r, ar)) || (st = constants(r, ar)) ||
-      (st = attributes(r, ar)) || (st = graph(r, ar)) || (st = ports(r, ar)) || (st = state_contract(r, ar))) {
+      (st = attributes(r, ar)) || (st = graph(r, ar)) || (st = ports(r, ar)) || (st = state_contract(r, ar)) ||
+      (st = nested_graphs(r, ar))) {
     holo_archive_release(ar, a);
     return st;
   }

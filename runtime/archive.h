@@ -7,7 +7,9 @@
 #include "hologram/holo.h"
 #include "label.h"
 
-enum { HOLO_VK_INPUT = 0, HOLO_VK_CONST = 1, HOLO_VK_NODE = 2 };
+enum { HOLO_VK_INPUT = 0, HOLO_VK_CONST = 1, HOLO_VK_NODE = 2, HOLO_VK_GRAPH_INPUT = 3 };
+/* Nested graphs (GRPH): at most this many levels below the top-level graph. */
+#define HOLO_MAX_GRAPH_DEPTH 16u
 #define HOLO_ABSENT 0xFFFFFFFFu
 
 typedef struct holo_ar_str {
@@ -34,7 +36,17 @@ typedef struct holo_ar_node {
   uint32_t n_in, n_out;
   const holo_attr *attrs;
   uint32_t n_attrs;
+  uint32_t first_graph, n_graphs; /* the GRPH records this node owns (control nodes) */
 } holo_ar_node;
+
+/* A nested graph (GRPH record): the body of a control node. */
+typedef struct holo_ar_graph {
+  holo_ar_str name; /* its role in the owner: then_branch, else_branch, body */
+  uint32_t owner;   /* the control node */
+  uint32_t first_node, n_nodes;
+  const uint32_t *in, *out; /* n_in values of kind graph input; n_out values in scope */
+  uint32_t n_in, n_out;
+} holo_ar_graph;
 
 typedef struct holo_archive {
   const uint8_t *base;
@@ -51,7 +63,13 @@ typedef struct holo_archive {
   holo_ar_str *meta; /* 2 * n_meta: key, value */
   uint32_t n_state;  /* optional state contract (STAT): input port <- output port */
   uint32_t *state;   /* 2 * n_state: input port, output port */
+  uint32_t n_graphs;
+  holo_ar_graph *graphs;
+  uint32_t *node_graph; /* per node: 0 = top level, k + 1 = GRPH record k */
 } holo_archive;
+
+/* Scope of a value: the graph (0 top, k + 1 record k) that binds it; constants: 0. */
+uint32_t holo_archive_value_graph(const holo_archive *ar, uint32_t v);
 
 holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allocator *a,
                                holo_archive *ar, holo_error *err);

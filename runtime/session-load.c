@@ -32,6 +32,9 @@ static holo_status bind_constants(holo_session *s, holo_error *err) {
 
 static holo_status plan(holo_session *s, holo_error *err) {
   holo_archive *ar = &s->ar;
+  if (ar->n_graphs)
+    return holo_err(err, HOLO_ERR_UNSUPPORTED, "nested graphs (%u, control flow) are not executed by this runtime yet",
+                    ar->n_graphs);
   for (uint32_t v = 0; v < ar->n_values; v++)
     s->last_use[v] = ar->values[v].kind == HOLO_VK_NODE ? ar->values[v].aux : 0;
   for (uint32_t i = 0; i < ar->n_nodes; i++) {

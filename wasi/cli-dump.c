@@ -90,6 +90,21 @@ static void ids(FILE *f, const uint32_t *v, uint32_t n) {
   fputc(']', f);
 }
 
+static void graphs(FILE *f, const holo_archive *ar) {
+  fputs(",\n\"graphs\":[", f);
+  for (uint32_t k = 0; k < ar->n_graphs; k++) {
+    const holo_ar_graph *g = &ar->graphs[k];
+    fputs(k ? ",\n{\"name\":" : "\n{\"name\":", f);
+    json_str(f, g->name.p, g->name.len);
+    fprintf(f, ",\"owner\":%u,\"first\":%u,\"count\":%u,\"inputs\":", g->owner, g->first_node, g->n_nodes);
+    ids(f, g->in, g->n_in);
+    fputs(",\"outputs\":", f);
+    ids(f, g->out, g->n_out);
+    fputc('}', f);
+  }
+  fputc(']', f);
+}
+
 int holo_cli_dump(const char *path) {
   uint8_t *bytes;
   size_t len;
@@ -116,7 +131,7 @@ int holo_cli_dump(const char *path) {
     json_str(f, ar.syms[i].p, ar.syms[i].len);
   }
   fputs("],\n\"values\":[", f);
-  static const char *kinds[] = {"input", "const", "node"};
+  static const char *kinds[] = {"input", "const", "node", "graph-input"};
   for (uint32_t i = 0; i < ar.n_values; i++) {
     const holo_ar_value *v = &ar.values[i];
     fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
@@ -160,6 +175,7 @@ int holo_cli_dump(const char *path) {
     for (uint32_t k = 0; k < ar.n_state; k++) fprintf(f, "%s[%u,%u]", k ? "," : "", ar.state[2 * k], ar.state[2 * k + 1]);
     fputc(']', f);
   }
+  if (ar.n_graphs) graphs(f, &ar);
   fputs("}\n", f);
   holo_archive_release(&ar, holo_std_allocator());
   free(bytes);

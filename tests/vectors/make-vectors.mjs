@@ -184,6 +184,57 @@ function state() {
   return g.toJSON();
 }
 
+// If with both branches (one reads an input, one a capture), a Loop whose
+// body captures x and holds an If on the body's own condition (graphs two
+// deep; an empty branch returning a graph input of the enclosing body); the
+// Loop body's nodes placed after a later top-level node.
+function control() {
+  const g = new GraphBuilder();
+  const x = g.input('x', DT.f32, [2]);
+  const c = g.input('c', DT.bool, []);
+  const m = g.input('m', DT.i64, []);
+  const [y] = g.node('If', [c], { name: 'if', outputs: [{ name: 'y', shape: [2] }] });
+  const [t] = g.node('Add', [x, x], { name: 'then_add', outputs: [{ name: 't', shape: [2] }] });
+  const [e] = g.node('Neg', [x], { name: 'else_neg', outputs: [{ name: 'e', shape: [2] }] });
+  g.subgraph('then_branch', 0, 1, 1, [], [t]);
+  g.subgraph('else_branch', 0, 2, 1, [], [e]);
+  const [yf, scan] = g.node('Loop', [m, null, y], {
+    name: 'loop', outputs: [{ name: 'yf', shape: [2] }, { name: 'scan', shape: null }],
+  });
+  const [r] = g.node('Relu', [yf], { name: 'relu', outputs: [{ name: 'r', shape: [2] }] });
+  const it = g.graphInput('i', DT.i64, []);
+  const cond = g.graphInput('cond', DT.bool, []);
+  const acc = g.graphInput('acc', DT.f32, null);
+  const first = g.nodeCount();
+  const [a2] = g.node('Mul', [acc, x], { name: 'body_mul', outputs: [{ name: 'a2', shape: [2] }] });
+  const [co] = g.node('Identity', [cond], { name: 'body_cond', outputs: [{ name: 'cond_out', dtype: DT.bool, shape: [] }] });
+  const [pick] = g.node('If', [cond], { name: 'body_if', outputs: [{ name: 'pick', shape: null }] });
+  g.subgraph('body', 3, first, 3, [it, cond, acc], [co, a2, pick]);
+  g.subgraph('then_branch', first + 2, g.nodeCount(), 0, [], [acc]);
+  g.subgraph('else_branch', first + 2, g.nodeCount(), 0, [], [a2]);
+  g.output(r, scan);
+  return g.toJSON();
+}
+
+// Sixteen levels of nested If (the depth limit), then a top-level If; the
+// base of bad-graph-depth.
+function nestedDeep() {
+  const g = new GraphBuilder();
+  const x = g.input('x', DT.f32, [1]);
+  const c = g.input('c', DT.bool, []);
+  const ys = [];
+  for (let k = 0; k < 16; k++) [ys[k]] = g.node('If', [c], { name: `if${k}`, outputs: [{ name: `y${k}`, shape: [1] }] });
+  for (let k = 0; k < 16; k++) {
+    g.subgraph('then_branch', k, k + 1, k < 15 ? 1 : 0, [], [k < 15 ? ys[k + 1] : x]);
+    g.subgraph('else_branch', k, 16, 0, [], [x]);
+  }
+  const [z] = g.node('If', [c], { name: 'top', outputs: [{ name: 'z', shape: [1] }] });
+  g.subgraph('then_branch', 16, 17, 0, [], [x]);
+  g.subgraph('else_branch', 16, 17, 0, [], [x]);
+  g.output(ys[0], z);
+  return g.toJSON();
+}
+
 const GOOD = [
   ['tiny-mlp', tinyMlp, 'MatMul + Add + Relu, f32 constants, concrete shapes; the base of most bad vectors'],
   ['symbolic', symbolic, 'symbolic dims (batch, seq) in SYMS, broadcast with a constant; a node output of unknown rank (shape null, rank 255)'],
@@ -197,6 +248,8 @@ const GOOD = [
   ['dtypes', dtypes, 'constants of every dtype, rank 0 and rank 8, zero-element constants (length 0), no nodes'],
   ['no-nodes', noNodes, 'zero nodes (empty NODE and IOIX), an input that is also the output, a symbolic dim'],
   ['state', state, 'a STAT section: state input port 0 is fed by output port 1, input 1 stays fixed'],
+  ['control', control, 'GRPH nested graphs: If with two branches (a capture), a Loop body (graph inputs, a capture, an absent cond) holding an If two levels deep with empty branches; body nodes after a later top-level node; minor 1'],
+  ['nested-deep', nestedDeep, 'sixteen levels of nested If (the depth limit) and a top-level If with empty branches'],
 ];
 
 // ---------------------------------------------------------------- archive patching
@@ -331,7 +384,42 @@ const BAD = [
   ['bad-unknown-rank-dims', 'symbolic', 'unused dims slot', 'a node output of rank 255 with dims slot 0 = 5 (rank unknown: all eight slots are unused)', (dv, L, buf, j) => {
     i64(dv, L.val(j.values.findIndex((v) => v.shape === null)) + 16, 5);
   }],
+  // Nested graphs (GRPH; graph records of 32 bytes after a u32 count).
+  ['bad-graph-cycle', 'control', 'nested in itself', 'graph 0 (then_branch of node 0) owned by node 1, a node of graph 0',
+    (dv, L) => u32(dv, L.sec.GRPH.off + 4 + 8, 1)],
+  ['bad-graph-two', 'control', 'belongs to two graphs', 'graph 1 (else_branch) range starts at node 1, a node of graph 0',
+    (dv, L) => u32(dv, L.sec.GRPH.off + 4 + 32 + 12, 1)],
+  ['bad-graph-owner', 'control', 'owner node', 'graph 0 owned by node NODE.count', (dv, L) => u32(dv, L.sec.GRPH.off + 4 + 8, L.count('NODE'))],
+  ['bad-graph-scope', 'control', 'out of scope', 'top-level node relu reads t, a node output of the If\'s then_branch', (dv, L, buf, j) => {
+    u32(dv, L.ioix(ioOf(j, 'relu', 0)), valueId(j, 't'));
+  }],
+  ['bad-graph-capture-order', 'control', 'out of scope', 'the Loop body reads r, produced by a top-level node after the Loop', (dv, L, buf, j) => {
+    u32(dv, L.ioix(ioOf(j, 'body_mul', 1)), valueId(j, 'r'));
+  }],
+  ['bad-graph-port', 'control', 'out of scope', 'output port 1 is a2, a value of the Loop body', (dv, L, buf, j) => u32(dv, L.outPort(1), valueId(j, 'a2'))],
+  ['bad-graph-input', 'control', 'not a graph input', 'the Loop body lists input x (kind 0) as its first graph input', (dv, L, buf, j) => {
+    u32(dv, L.ioix(graphIoOf(j, 2, 0)), valueId(j, 'x'));
+  }],
+  ['bad-graph-depth', 'nested-deep', 'nesting deeper than the limit 16', 'the innermost branch (graph 30) takes in node 16: its graphs sit 17 deep',
+    (dv, L) => u32(dv, L.sec.GRPH.off + 4 + 32 * 30 + 16, 1)],
 ];
+
+/** IOIX index of input k of the node named `name`. */
+function ioOf(json, name, k) {
+  let io = 0;
+  for (const n of json.nodes) {
+    if (n.name === name) return io + k;
+    io += n.inputs.length + n.outputs.length;
+  }
+  throw new Error(`no node ${name}`);
+}
+
+/** IOIX index of input k of graph g (graph ranges follow every node's). */
+function graphIoOf(json, g, k) {
+  let io = json.nodes.reduce((a, n) => a + n.inputs.length + n.outputs.length, 0);
+  for (let i = 0; i < g; i++) io += json.graphs[i].inputs.length + json.graphs[i].outputs.length;
+  return io + k;
+}
 
 // Good vectors that are patches (reader behaviour, not writer output).
 const PATCHED_GOOD = [
