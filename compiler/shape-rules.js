@@ -232,6 +232,16 @@ function windowShape({ ints }) {
   return s && s.length === 1 && s[0] >= 0 ? [s[0]] : null;
 }
 
+/** holo.NonMaxSuppressionPadded: [B * C * min(N, max_output), 3] rows and an i64 [1] count. */
+function nmsPaddedShape(c) {
+  const { x, sh, ints } = c;
+  c.more = [null, { shape: [1], dtype: DT.i64 }];
+  const s = sh(1), mx = c.node.inputs[2] ? ints(2) : [0];
+  if (!x || !s || x.length !== 3 || s.length !== 3 || !mx || mx.length !== 1) return null;
+  if (![s[0], s[1], x[1]].every(known)) return null;
+  return [s[0] * s[1] * Math.min(x[1], Math.max(mx[0], 0)), 3];
+}
+
 export const MORE_SHAPE_RULES = new Map([
   ['Split', splitShape],
   ['Slice', sliceShape],
@@ -248,6 +258,8 @@ export const MORE_SHAPE_RULES = new Map([
   ['EyeLike', ({ x }) => x],
   ...['HannWindow', 'HammingWindow', 'BlackmanWindow'].map((w) => [w, windowShape]),
   ['OneHot', oneHotShape],
+  ['holo.NonMaxSuppressionPadded', nmsPaddedShape],
+  ['RoiAlign', ({ x, sh, node }) => (x && x.length === 4 && sh(1) ? [sh(1)[0], x[1], attr(node, 'output_height', 1), attr(node, 'output_width', 1)] : null)],
   ['Range', rangeShape],
   ['Resize', resizeShape],
   ['LayerNormalization', layerNormStats],

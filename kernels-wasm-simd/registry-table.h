@@ -265,6 +265,11 @@
      .infer = holo_k_topk_infer, .run = holo_k_topk_run},
     {.op = "NonZero", .identity = "NonZero/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_nonzero_infer, .run = holo_k_nonzero_run},
+    /* detection (nms.c, roialign.c) */
+    {.op = "holo.NonMaxSuppressionPadded", .identity = "holo.NonMaxSuppressionPadded/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_nms_infer, .run = holo_k_nms_run},
+    {.op = "RoiAlign", .identity = "RoiAlign/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_roialign_infer, .run = holo_k_roialign_run},
     {.op = "DepthToSpace", .identity = "DepthToSpace/any/scalar/1", .dtypes = "any",
      .infer = holo_k_depthtospace_infer, .run = holo_k_depthtospace_run},
     {.op = "SpaceToDepth", .identity = "SpaceToDepth/any/scalar/1", .dtypes = "any",

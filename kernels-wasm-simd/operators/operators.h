@@ -53,6 +53,8 @@ HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(m
                                                             HOLO_K_OPERATOR(bitshift)
 HOLO_K_OPERATOR(scatterelements) HOLO_K_OPERATOR(scatternd) HOLO_K_OPERATOR(gathernd)
 HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero)
+/* detection (nms.c, roialign.c) */
+HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
 HOLO_K_OPERATOR(onehot) HOLO_K_OPERATOR(eyelike)
 HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(blackmanwindow)

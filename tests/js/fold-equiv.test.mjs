@@ -219,6 +219,18 @@ Object.assign(RUNTIME_CASES, {
     { op: 'OneHot', ins: [fe([3]), sc(F, 3.7), t(D.i32, [2], [5, 9])], attrs: { axis: 0 } }],
   TopK: () => [{ op: 'TopK', ins: [fe([EDGE[F].length]), i64([5])], attrs: { axis: 0 }, outs: 2 },
     { op: 'TopK', ins: [t(D.i64, [3, 4]), i64([2])], attrs: { axis: 1, largest: 0 }, outs: 2 }],
+  NonMaxSuppression: () => [
+    { op: 'NonMaxSuppression', ins: [t(F, [1, 6, 4], [0, 0, 1, 1, 0, 0.1, 1, 1.1, 0, -0.1, 1, 0.9, 0, 10, 1, 11, 0, 10.1, 1, 11.1, 0, 100, 1, 101]),
+      t(F, [1, 2, 6], [0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.8, 0.8, 0.8, 0.1, 0.8, 0.2]), i64([3]), t(F, [1], [0.5]), t(F, [1], [0.05])] },
+    { op: 'NonMaxSuppression', ins: [fe([1, 9, 4]), t(F, [1, 1, 9], [3, 1, 4, 1, 5, 9, 2, 6, 5]), i64([9])], attrs: { center_point_box: 1 } },
+    { op: 'NonMaxSuppression', ins: [fe([1, 9, 4]), fe([1, 2, 9]), i64([4]), t(F, [1], [0]), t(F, [1], [0])] },
+    { op: 'NonMaxSuppression', ins: [fe([1, 9, 4]), fe([1, 2, 9]), i64([4])] }, // a NaN candidate score: both refuse
+  ],
+  RoiAlign: () => [
+    { op: 'RoiAlign', ins: [fe([1, 2, 4, 5]), t(F, [3, 4], [0, 0, 3, 2, 1, 1, 4, 4, -1, 0.5, 2, 7]), i64([0, 0, 0])], attrs: { output_height: 2, output_width: 3 } },
+    { op: 'RoiAlign', ins: [fe([2, 1, 5, 4]), t(F, [2, 4], [0.5, 1, 6, 9, 3, 3, 3, 3]), i64([1, 0])],
+      attrs: { mode: 'max', coordinate_transformation_mode: 'output_half_pixel', spatial_scale: 0.5, sampling_ratio: 2 } },
+  ],
   BatchNormalization: () => [{ op: 'BatchNormalization', ins: [fe([2, 3, 2, 2]), t(F, [3], [1, -2, 0.5]), t(F, [3], [0, 1, -1]), t(F, [3], [0.5, 0, 3]), t(F, [3], [1, 0.25, 4])], attrs: { epsilon: 1e-3 } }],
   LRN: () => [{ op: 'LRN', ins: [fe([1, 5, 2, 2])], attrs: { size: 3, alpha: 1e-2, beta: 0.75, bias: 2 } }, { op: 'LRN', ins: [fe([2, 4, 3])], attrs: { size: 4 } }],
   GatherElements: () => [
