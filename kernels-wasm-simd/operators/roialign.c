@@ -13,7 +13,7 @@
  * onnxruntime takes the max of the four weighted corner values of every
  * sample, and then the max over the samples -- not the max of the
  * interpolated values the spec describes; this is what it computes, so
- * the kernel does too (docs/conformance.md). A sample outside
+ * the kernel does too (docs/converter.md, "Where the spec leaves behaviour open"). A sample outside
  * [-1, H] x [-1, W] has weights 0 at position 0 (0 * X[0], which is NaN
  * for a non-finite X[0], as in onnxruntime). A bin with no sample (a
  * negative or zero adaptive grid) divides by max(count, 1). A non-finite
