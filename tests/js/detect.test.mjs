@@ -85,6 +85,35 @@ test('NonMaxSuppression: byte-exact with onnxruntime over 60 random problems (ti
   assert.ok(rows > 300, `${rows} selected rows in all`);
 });
 
+test("NonMaxSuppression in torchvision's batched_nms form: class offsets, NMS, column 2, Gather of the kept scores", async () => {
+  const b = new OnnxBuilder(17);
+  const N = 50;
+  b.input('boxes', FLOAT, [N, 4]).input('scores', FLOAT, [N]).input('idxs', INT64, [N]);
+  b.init('one', FLOAT, [], [1]).init('ax0', INT64, [1], [0]).init('ax1', INT64, [1], [1]).init('two', INT64, [], [2]);
+  b.init('max', INT64, [1], [1000]).init('iou', FLOAT, [1], [0.5]);
+  b.node('ReduceMax', ['boxes'], ['m'], { keepdims: 0 });
+  b.node('Cast', ['idxs'], ['fi'], { to: FLOAT });
+  b.node('Add', ['m', 'one'], ['m1']);
+  b.node('Mul', ['fi', 'm1'], ['off']);
+  b.node('Unsqueeze', ['off', 'ax1'], ['off1']);
+  b.node('Add', ['boxes', 'off1'], ['bx']);
+  b.node('Unsqueeze', ['bx', 'ax0'], ['bx3']);
+  b.node('Unsqueeze', ['scores', 'ax0'], ['sc2']);
+  b.node('Unsqueeze', ['sc2', 'ax0'], ['sc3']);
+  b.node('NonMaxSuppression', ['bx3', 'sc3', 'max', 'iou'], ['sel']);
+  b.node('Gather', ['sel', 'two'], ['col'], { axis: 1 });
+  b.node('Gather', ['scores', 'col'], ['y'], { axis: 0 });
+  b.output('y', FLOAT, null);
+  const feeds = {
+    boxes: [FLOAT, boxes(1, N, 0).map((v) => v * 10), [N, 4]], scores: [FLOAT, scores(N, 8), [N]],
+    idxs: [INT64, BigInt64Array.from({ length: N }, () => BigInt(Math.floor(next() * 3))), [N]],
+  };
+  const { want, got } = await both(b, feeds);
+  assert.equal([...got.shape], [...want.dims].map(Number), 'shape');
+  assert.equal([...got.data], [...want.data], 'kept scores');
+  assert.ok(want.dims[0] > 5, `${want.dims[0]} kept`);
+});
+
 test('NonMaxSuppression: an out-of-range iou_threshold and a NaN candidate score are refusals, not answers', async () => {
   const { b, feeds } = nmsModel({ B: 1, C: 1, N: 4, cpb: 0, max: 3, iou: 1.5, thr: undefined, feedParams: true });
   const h = rt.load(convert(b.bytes()).holo);
