@@ -5,7 +5,8 @@
 #include "operators/resize.h"
 
 /* Index of the STRING attribute's value in names (dflt when absent), -1 when unknown. */
-static int attr_choice(const holo_kernel_call *c, const char *attr, const char *const *names, int n, int dflt) {
+static int attr_choice(const holo_kernel_call *c, const char *attr, const char *const *names, int n,
+                       int dflt) {
   if (!holo_attr_find(c, attr)) return dflt;
   for (int i = 0; i < n; i++)
     if (holo_attr_string_is(c, attr, names[i])) return i;
@@ -14,15 +15,16 @@ static int attr_choice(const holo_kernel_call *c, const char *attr, const char *
 
 holo_status holo_resize_modes(holo_kernel_call *c, holo_resize_geom *g) {
   static const char *const modes[] = {"nearest", "linear", "cubic"};
-  static const char *const coords[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
-                                       "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+  static const char *const coords[] = {"half_pixel", "pytorch_half_pixel",   "align_corners",
+                                       "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize"};
   static const char *const nearests[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   g->mode = attr_choice(c, "mode", modes, 3, HOLO_RESIZE_NEAREST);
   g->coord = attr_choice(c, "coordinate_transformation_mode", coords, 6, HOLO_RESIZE_HALF_PIXEL);
   g->nearest = attr_choice(c, "nearest_mode", nearests, 4, HOLO_RESIZE_ROUND_PREFER_FLOOR);
   if (g->mode < 0) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: mode must be nearest, linear or cubic");
   if (g->coord < 0)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Resize: this coordinate_transformation_mode is not supported");
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
+                       "Resize: this coordinate_transformation_mode is not supported");
   if (g->nearest < 0) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: unknown nearest_mode");
   g->cubic_a = holo_attr_float(c, "cubic_coeff_a", -0.75f);
   g->extrapolation = holo_attr_float(c, "extrapolation_value", 0.0f);
@@ -41,7 +43,8 @@ holo_status holo_resize_roi(holo_kernel_call *c, holo_resize_geom *g) {
   const holo_tensor *r = c->n_inputs > 1 ? &c->inputs[1] : 0;
   if (!r || !r->dtype || r->rank != 1 || (uint64_t)r->shape[0] != 2u * g->n_axes ||
       (r->dtype != HOLO_DT_F32 && r->dtype != HOLO_DT_F64))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: tf_crop_and_resize needs roi, %u f32 values", 2u * g->n_axes);
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: tf_crop_and_resize needs roi, %u f32 values",
+                       2u * g->n_axes);
   for (uint32_t i = 0; i < g->n_axes; i++) {
     uint32_t d = g->axis_of[i];
     g->roi_start[d] = r->dtype == HOLO_DT_F32 ? ((const float *)r->data)[i] : ((const double *)r->data)[i];
@@ -51,7 +54,9 @@ holo_status holo_resize_roi(holo_kernel_call *c, holo_resize_geom *g) {
   return HOLO_OK;
 }
 
-static uint32_t taps_of(int mode) { return mode == HOLO_RESIZE_NEAREST ? 1 : mode == HOLO_RESIZE_LINEAR ? 2 : 4; }
+static uint32_t taps_of(int mode) {
+  return mode == HOLO_RESIZE_NEAREST ? 1 : mode == HOLO_RESIZE_LINEAR ? 2 : 4;
+}
 
 bool holo_resize_taps_bytes(const holo_resize_geom *g, size_t *bytes) {
   size_t total = 0, per = taps_of(g->mode) * (sizeof(int64_t) + sizeof(double)) + 1;
@@ -119,9 +124,11 @@ static void axis_taps(const holo_resize_geom *g, uint32_t d, double x, uint32_t 
       sum += w[k];
     }
     if (g->exclude_outside && sum != 0)
-      for (uint32_t k = 0; k < T; k++) w[k] /= sum;
+      for (uint32_t k = 0; k < T; k++)
+        w[k] /= sum;
   }
-  for (uint32_t k = 0; k < T; k++) idx[k] = idx[k] < 0 ? 0 : idx[k] >= n ? n - 1 : idx[k];
+  for (uint32_t k = 0; k < T; k++)
+    idx[k] = idx[k] < 0 ? 0 : idx[k] >= n ? n - 1 : idx[k];
 }
 
 void holo_resize_build_taps(const holo_resize_geom *g, void *ws, holo_resize_axis *ax) {

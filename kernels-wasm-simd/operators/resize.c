@@ -16,14 +16,16 @@
  * docs/converter.md, "Conformance").
  *
  * The taps are tables built in the workspace (operators/resize-taps.c);
- * this file validates, infers the output shape and walks the output.
+ * this file validates, infers the output shape and walks the output
+ * (by planes when only the two innermost axes have several taps,
+ * operators/resize-planes.c, the same bytes).
  * Refused: antialias = 1, keep_aspect_ratio_policy other than "stretch",
  * dtypes other than f32. */
+#include "operators/resize.h"
 #include "common/check.h"
 #include "common/shape.h"
 #include "math/mathlib.h"
 #include "operators/operators.h"
-#include "operators/resize.h"
 
 /* The rank-long scales/sizes (an "axes" attribute lists the axes they
  * cover; the others keep scale 1 and their size). */
@@ -35,7 +37,8 @@ static holo_status resize_targets(holo_kernel_call *c, holo_resize_geom *g) {
   if (na > (int32_t)r) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: %d axes for rank %u", na, r);
   for (uint32_t i = 0; i < n; i++) {
     int64_t a = na < 0 ? (int64_t)i : axes[i] < 0 ? axes[i] + r : axes[i];
-    if (a < 0 || a >= (int64_t)r) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: axis %lld out of range", (long long)axes[i]);
+    if (a < 0 || a >= (int64_t)r)
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: axis %lld out of range", (long long)axes[i]);
     g->axis_of[i] = (uint32_t)a;
   }
   g->n_axes = n;
@@ -51,21 +54,24 @@ static holo_status resize_targets(holo_kernel_call *c, holo_resize_geom *g) {
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: exactly one of scales and sizes must be given");
   const holo_tensor *t = &c->inputs[has_sizes ? 3 : 2];
   if (t->rank != 1 || (uint64_t)t->shape[0] != n || t->dtype != (has_sizes ? HOLO_DT_I64 : HOLO_DT_F32))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: %s must be a 1-D %s of %u values", has_sizes ? "sizes" : "scales",
-                       has_sizes ? "i64" : "f32", n);
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: %s must be a 1-D %s of %u values",
+                       has_sizes ? "sizes" : "scales", has_sizes ? "i64" : "f32", n);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t d = g->axis_of[i];
     if (has_sizes) {
       int64_t s = ((const int64_t *)t->data)[i];
-      if (s < 0 || s > ((int64_t)1 << 40)) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: size %lld out of range", (long long)s);
+      if (s < 0 || s > ((int64_t)1 << 40))
+        return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: size %lld out of range", (long long)s);
       g->out[d] = s;
       g->scale[d] = g->in[d] ? (double)s / (double)g->in[d] : 1.0;
       g->length[d] = (double)s;
     } else {
       double s = ((const float *)t->data)[i];
-      if (!(s > 0) || !(s < 1e9)) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: scale %g must be positive and finite", s);
+      if (!(s > 0) || !(s < 1e9))
+        return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: scale %g must be positive and finite", s);
       double o = holo_floor((double)g->in[d] * s);
-      if (o > (double)((int64_t)1 << 40)) return holo_k_fail(c, HOLO_ERR_LIMIT, "Resize: output dim too large");
+      if (o > (double)((int64_t)1 << 40))
+        return holo_k_fail(c, HOLO_ERR_LIMIT, "Resize: output dim too large");
       g->out[d] = (int64_t)o;
       g->scale[d] = s;
       g->length[d] = (double)g->in[d] * s;
@@ -86,8 +92,10 @@ static holo_status resize_geometry(holo_kernel_call *c, holo_resize_geom *g) {
     if (!holo_k_absent(c, k) && (st = holo_k_check_input(c, "Resize", k, 0))) return st;
   if (holo_attr_int(c, "antialias", 0) != 0)
     return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Resize: antialias = 1 is not supported");
-  if (holo_attr_find(c, "keep_aspect_ratio_policy") && !holo_attr_string_is(c, "keep_aspect_ratio_policy", "stretch"))
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Resize: keep_aspect_ratio_policy other than \"stretch\" is not supported");
+  if (holo_attr_find(c, "keep_aspect_ratio_policy") &&
+      !holo_attr_string_is(c, "keep_aspect_ratio_policy", "stretch"))
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
+                       "Resize: keep_aspect_ratio_policy other than \"stretch\" is not supported");
   if ((st = holo_resize_modes(c, g))) return st;
   g->rank = c->inputs[0].rank;
   if ((st = resize_targets(c, g))) return st;
@@ -107,8 +115,8 @@ holo_status holo_k_resize_infer(holo_kernel_call *c) {
 }
 
 /* One output element: the sum over every combination of its axes' taps. */
-static float resize_one(const holo_resize_geom *g, const holo_resize_axis *ax, const int64_t *pos, const float *X,
-                        const int64_t *xstride) {
+static float resize_one(const holo_resize_geom *g, const holo_resize_axis *ax, const int64_t *pos,
+                        const float *X, const int64_t *xstride) {
   uint32_t t[HOLO_MAX_RANK] = {0};
   const int64_t *idx[HOLO_MAX_RANK];
   const double *w[HOLO_MAX_RANK];
@@ -127,7 +135,8 @@ static float resize_one(const holo_resize_geom *g, const holo_resize_axis *ax, c
     }
     sum += wt * (double)X[off];
     uint32_t d = g->rank;
-    while (d > 0 && ++t[d - 1] == ax[d - 1].taps) t[--d] = 0;
+    while (d > 0 && ++t[d - 1] == ax[d - 1].taps)
+      t[--d] = 0;
     if (d == 0) break;
   }
   return (float)sum;
@@ -145,7 +154,9 @@ holo_status holo_k_resize_run(holo_kernel_call *c) {
     s *= g.in[d];
   }
   size_t n = holo_k_prod(g.out, 0, g.rank);
-  if (n && !holo_k_prod(g.in, 0, g.rank)) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: an empty input cannot be resized to a non-empty output");
+  if (n && !holo_k_prod(g.in, 0, g.rank))
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: an empty input cannot be resized to a non-empty output");
+  if (holo_resize_planes(c, &g, ax)) return HOLO_OK;
   const float *X = c->inputs[0].data;
   float *Y = c->outputs[0].data;
   for (size_t i = 0; i < n; i++) {

@@ -50,5 +50,9 @@ holo_status holo_resize_roi(holo_kernel_call *c, holo_resize_geom *g);
 bool holo_resize_taps_bytes(const holo_resize_geom *g, size_t *bytes);
 /* Builds every axis's table in ws (holo_resize_taps_bytes of it). */
 void holo_resize_build_taps(const holo_resize_geom *g, void *ws, holo_resize_axis *ax);
+/* Runs the call by planes (operators/resize-planes.c) when only the two
+ * innermost axes have more than one tap; false, having written nothing,
+ * when it does not apply. */
+bool holo_resize_planes(const holo_kernel_call *c, const holo_resize_geom *g, const holo_resize_axis *ax);
 
 #endif
