@@ -4,7 +4,8 @@ WASM_CFLAGS := --target=wasm32 -std=c11 $(WARN) -O3 -ffreestanding -fno-builtin 
 CORE_EXPORTS := holo_session_input_count holo_session_output_count holo_session_kernel_count \
   holo_session_resident_bytes holo_session_resident_count holo_session_content_store_len \
   holo_session_input_info holo_session_output_info holo_session_counters \
-  holo_session_archive_label holo_session_verify_constants holo_status_name
+  holo_session_archive_label holo_session_verify_constants holo_status_name \
+  holo_session_memo_key
 WASM_GLUE := $(sort $(wildcard bindings-js/src-c/*.c))
 PKG_WASM := bindings-js/dist
 

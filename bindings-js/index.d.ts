@@ -136,6 +136,12 @@ export interface LoadOptions {
   threads?: number;
   /** Trust warm-store bytes without re-hashing (default: verify). */
   trustStore?: boolean;
+  /**
+   * Persist each execution's memo record (memo key -> output labels) and its
+   * outputs in the warmStore, and answer an execution whose record is there
+   * from the store, verified, with 0 dispatches (docs/warm-store.md "Memo records").
+   */
+  persistMemo?: boolean;
   /** Re-hash every constant at load. */
   verifyConstants?: boolean;
   /** false: do not compute the constant-only cone at load. Default true. */
@@ -228,6 +234,12 @@ export declare class Session {
    * call into this session's module instance; copy it to keep it.
    */
   executeAddressed(inputs: ReadonlyArray<Input> | Record<string, Input>): Tensor[];
+  /**
+   * The memo key label an execute with these inputs looks up (validated as by
+   * execute): with persistMemo, the store label of its memo record, which
+   * names the output labels (stores/preload.js preloadExecution).
+   */
+  memoKey(inputs: ReadonlyArray<Input> | Record<string, Input>): string;
   /** Iterates to a fixed point; `state` holds every input, state inputs carrying the initial state. */
   refine(plan: RefinePlan, state: ReadonlyArray<Input> | Record<string, Input>): RefineReport;
   /** Autoregressive generation over a causal step graph (docs/generation.md). */

@@ -104,6 +104,19 @@ holo_status holo__s_execute(holo_session *s, const holo_input *in, uint32_t n, h
   return holo__s_walk(s, in, shapes, err);
 }
 
+holo_status holo_session_memo_key(holo_session *s, const holo_input *inputs, uint32_t n,
+                                  char label[HOLO_LABEL_LEN + 1], holo_error *err) {
+  int64_t shapes[64][HOLO_MAX_RANK];
+  if (!s || !label) return holo_err(err, HOLO_ERR_ARG, "session or label is NULL");
+  if (s->ar.n_in_ports > 64) return holo_err(err, HOLO_ERR_LIMIT, "more than 64 input ports");
+  holo_status st = label_inputs(s, inputs, n, shapes, err);
+  if (st) return st;
+  holo_digest key;
+  holo__s_memo_key(s, &key);
+  holo_label_render(&key, label);
+  return HOLO_OK;
+}
+
 /* ------------------------------------------- internal API (refinement) */
 
 holo_status holo__intern_input(holo_session *s, uint32_t i, const holo_input *in, holo_digest *out, holo_error *err) {

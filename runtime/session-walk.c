@@ -219,6 +219,20 @@ static bool memo_hit(holo_session *s, const holo_digest *key) {
   return true;
 }
 
+/* A memo hit from the store (HOLO_OPT_STORE_MEMO): a process with the same
+ * archive, backend and input labels computed this execution and stored its
+ * memo record; the outputs it names are fetched, each verified by its
+ * content digest, and the execution dispatches nothing. */
+static bool store_memo_hit(holo_session *s, const holo_digest *key, holo_error *err) {
+  if (!s->store || !(s->flags & HOLO_OPT_STORE_MEMO) || s->ar.n_out_ports > 64) return false;
+  holo_digest outs[64];
+  if (!holo_warm_memo_fetch(s->store, &s->arena, key, s->ar.n_out_ports, s->flags & HOLO_OPT_TRUST_STORE, outs,
+                            &s->c, err))
+    return false;
+  holo_memo_put(&s->memo, key, outs);
+  return memo_hit(s, key);
+}
+
 holo_status holo__s_walk(holo_session *s, const holo_input *in, int64_t (*shapes)[HOLO_MAX_RANK], holo_error *err) {
   holo_status st = HOLO_OK;
   uint32_t n = s->ar.n_in_ports;
@@ -228,7 +242,7 @@ holo_status holo__s_walk(holo_session *s, const holo_input *in, int64_t (*shapes
 
   holo_digest key;
   holo__s_memo_key(s, &key);
-  if (memo_hit(s, &key)) return HOLO_OK;
+  if (memo_hit(s, &key) || store_memo_hit(s, &key, err)) return HOLO_OK;
 
   /* A graph walk: slots of inputs and node outputs start empty. */
   for (uint32_t v = 0; v < s->ar.n_values; v++)
@@ -250,6 +264,8 @@ holo_status holo__s_walk(holo_session *s, const holo_input *in, int64_t (*shapes
   if (s->ar.n_out_ports <= 64) {
     for (uint32_t p = 0; p < s->ar.n_out_ports; p++) od[p] = s->out_entries[p]->d;
     holo_memo_put(&s->memo, &key, od);
+    if (s->store && (s->flags & HOLO_OPT_STORE_MEMO))
+      holo_warm_memo_put(s->store, &s->arena, &key, s->out_entries, s->ar.n_out_ports, &s->c);
   }
   return HOLO_OK;
 }

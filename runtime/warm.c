@@ -40,6 +40,11 @@ static bool parse(const uint8_t *p, size_t len, const char *label, bool trust, u
 
 holo_status holo_warm_fetch(holo_warm_store *ws, holo_arena *ar, const holo_digest *labels, uint32_t n,
                             bool trust, holo_counters *c, holo_error *err) {
+  return holo_warm_fetch_as(ws, ar, labels, n, trust, true, c, err);
+}
+
+holo_status holo_warm_fetch_as(holo_warm_store *ws, holo_arena *ar, const holo_digest *labels, uint32_t n,
+                               bool trust, bool pinned, holo_counters *c, holo_error *err) {
   for (uint32_t k = 0; k < n; k++) {
     if (holo_arena_find(ar, &labels[k])) continue;
     char label[HOLO_LABEL_LEN + 1];
@@ -60,10 +65,10 @@ holo_status holo_warm_fetch(holo_warm_store *ws, holo_arena *ar, const holo_dige
     }
     holo_buf *b;
     holo_entry *e;
-    holo_status st = holo_arena_alloc(ar, nbytes, true, &b, err);
+    holo_status st = holo_arena_alloc(ar, nbytes, pinned, &b, err);
     if (st) return st;
     holo_memcpy(b->data, data, nbytes);
-    st = holo_arena_insert(ar, &labels[k], b, dtype, rank, shape, true, &e, err);
+    st = holo_arena_insert(ar, &labels[k], b, dtype, rank, shape, pinned, &e, err);
     holo_arena_unref(ar, b);
     if (st) return st;
     c->store_hits++;

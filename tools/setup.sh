@@ -2,7 +2,8 @@
 # Installs what a fresh Debian 12 machine lacks, by package name. Idempotent.
 set -euo pipefail
 APT_PKGS=(clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 libcmocka-dev libonnx-testdata
-          chromium valgrind make gcc nodejs gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
+          chromium valgrind make gcc nodejs gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+          redis-server)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -13,7 +13,7 @@ const ERROR = new Struct('holo_error', ['status', 'message']);
 const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_pcache_new', 'holo_status_name'];
 const REQUIRED = ['holo_alloc', 'holo_free', 'holo_wasm_load', 'holo_wasm_execute'];
 // holo_wasm_load's flags (holo_options.flags) and host bits.
-const LOAD_FLAGS = { trustStore: CONST.HOLO_OPT_TRUST_STORE, verifyConstants: CONST.HOLO_OPT_VERIFY_CONSTANTS, noWarmCone: CONST.HOLO_OPT_NO_WARM_CONE };
+const LOAD_FLAGS = { trustStore: CONST.HOLO_OPT_TRUST_STORE, verifyConstants: CONST.HOLO_OPT_VERIFY_CONSTANTS, noWarmCone: CONST.HOLO_OPT_NO_WARM_CONE, persistMemo: CONST.HOLO_OPT_STORE_MEMO };
 const HOST_BITS = { store: CONST.WASM_HOST_STORE, sha256: CONST.WASM_HOST_SHA256 };
 const utf8 = new TextDecoder();
 
@@ -179,7 +179,7 @@ export class Runtime {
 
   /**
    * Loads a .holo archive into this instance. options: { memoryBudget,
-   * retainBytes, memoRecords, warmStore, trustStore, verifyConstants,
+   * retainBytes, memoRecords, warmStore, trustStore, persistMemo, verifyConstants,
    * warmCone }. The archive is copied into wasm memory (64-aligned) and its
    * constants are used in place there. memoryBudget, retainBytes and
    * memoRecords default by environment (session.limits, environment.js);
@@ -202,7 +202,7 @@ export class Runtime {
     const memoRecords = options.memoRecords ?? defaults.memoRecords;
     if (!Number.isInteger(memoRecords) || memoRecords < 0 || memoRecords > 0xffffffff) throw new HologramError('ARG', `memoRecords must be an integer from 0 to 2^32-1, got ${String(memoRecords)}`);
     const usedBefore = beginLoad(this);
-    const flags = (options.trustStore ? LOAD_FLAGS.trustStore : 0) | (options.verifyConstants ? LOAD_FLAGS.verifyConstants : 0) | (options.warmCone === false ? LOAD_FLAGS.noWarmCone : 0);
+    const flags = (options.trustStore ? LOAD_FLAGS.trustStore : 0) | (options.verifyConstants ? LOAD_FLAGS.verifyConstants : 0) | (options.warmCone === false ? LOAD_FLAGS.noWarmCone : 0) | (options.persistMemo ? LOAD_FLAGS.persistMemo : 0);
     const store = options.warmStore ?? null;
     let arch, err;
     try {

@@ -67,6 +67,26 @@ export class Session {
    */
   executeAddressed(inputs) { return this.#execute(inputs, 'executeAddressed', false); }
 
+  /**
+   * The memo key label of an execute with these inputs: with persistMemo, the
+   * warm-store label of its memo record (memo key -> output labels), so a host
+   * with an asynchronous store can fetch exactly what execute will ask for.
+   */
+  memoKey(inputs) {
+    const h = this.#h, rt = live(h);
+    if (typeof rt.x.holo_session_memo_key !== 'function') throw new HologramError('UNSUPPORTED', 'this core module has no memo key export (rebuild it)');
+    const ins = ordered(this.inputs, inputs, 'memoKey');
+    const [inArr, owned] = marshalInputs(rt, this.inputs, ins, 'memoKey');
+    try {
+      const p = rt.alloc(CONST.HOLO_LABEL_LEN + 1); owned.push(p);
+      const st = rt.x.holo_session_memo_key(h.s, inArr, ins.length, p, h.err);
+      if (st !== 0) throw rt.error(h.err, st);
+      return rt.cstr(p, CONST.HOLO_LABEL_LEN);
+    } finally {
+      if (!rt.poisoned) for (const q of owned) rt.x.holo_free(q);
+    }
+  }
+
   /** Named feeds, as in ONNX Runtime: run({ x: { data, shape } }) -> { y: { data, dtype, shape, label } }. */
   run(feeds) {
     live(this.#h);

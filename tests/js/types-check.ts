@@ -5,6 +5,8 @@ import { load, init, features, HologramError, VARIANTS, THREADED_VARIANT, type S
 import { MemoryWarmStore, memoryStore } from 'hologram-exec/stores/memory';
 import { NodeDirWarmStore } from 'hologram-exec/stores/node-dir';
 import { openBrowserStore, type BrowserWarmStore } from 'hologram-exec/stores/browser';
+import { openRedisStore, type RedisWarmStore } from 'hologram-exec/stores/redis';
+import { preloadExecution } from 'hologram-exec/stores/preload';
 
 async function main(bytes: Uint8Array): Promise<void> {
   const store: WarmStore = new MemoryWarmStore();
@@ -45,6 +47,11 @@ async function main(bytes: Uint8Array): Promise<void> {
   await init(new WebAssembly.Module(new Uint8Array(8)), { variant: 'relaxed' });
   const b: BrowserWarmStore = await openBrowserStore({ backend: 'cache', preload: ['sha256:00'] });
   await b.flush();
+  const rs: RedisWarmStore = await openRedisStore({ url: 'redis://127.0.0.1:6379', maxEntries: 10 });
+  const m = await load(bytes, { warmStore: rs, persistMemo: true });
+  const key: string = m.memoKey([new Float32Array(4)]);
+  const pre = await preloadExecution(rs, m, [new Float32Array(4)]);
+  console.log(key, pre.ready, pre.outputs?.length, rs.size, b.delete(key), dir.size);
   try { s.execute([]); } catch (e) { if (e instanceof HologramError && e.code === 'DISPOSED') console.log(e.message); }
 
   // @ts-expect-error unknown variant

@@ -40,7 +40,11 @@ enum {
   /* Re-hash every constant at load and compare with its stored digest. */
   HOLO_OPT_VERIFY_CONSTANTS = 1u << 1,
   /* Do not compute the constant-only cone at load (computed on first use). */
-  HOLO_OPT_NO_WARM_CONE = 1u << 2
+  HOLO_OPT_NO_WARM_CONE = 1u << 2,
+  /* Persist each execution's memo record (memo key -> output labels) and
+   * outputs in the warm store, and answer an execution whose record is
+   * there from the store (docs/warm-store.md "Memo records"). */
+  HOLO_OPT_STORE_MEMO = 1u << 3
 };
 
 typedef struct holo_options {
@@ -175,6 +179,13 @@ holo_status holo_session_metadata(const holo_session *s, uint32_t i, holo_span *
 holo_status holo_session_node_op(const holo_session *s, uint32_t i, holo_span *op);
 /* Re-hashes every constant; HOLO_ERR_FORMAT naming the first mismatch. */
 holo_status holo_session_verify_constants(holo_session *s, holo_error *err);
+
+/* The memo key label (71 bytes + NUL) an execution with these inputs would
+ * look up: a host with an asynchronous store fetches that record and the
+ * outputs it names before a synchronous holo_execute. Validates the inputs
+ * as holo_execute does. */
+holo_status holo_session_memo_key(holo_session *s, const holo_input *inputs, uint32_t n,
+                                  char label[HOLO_LABEL_LEN + 1], holo_error *err);
 
 /* Changes the transient bound (0 = unbounded); over-budget entries are
  * evicted lazily, at the next allocation. */
