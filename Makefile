@@ -202,10 +202,12 @@ bench-peers: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-thre
 bench-peers-browser: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm bench-models
 	$(NODE) bench/peers-browser.mjs $(BENCH_MODELS) $(PEERS_ARGS)
 
-# SIMD128 peak vs hologram's 512^3 MatMulPacked (bench/gemm-peak.mjs).
+# SIMD128 peak vs hologram's 512^3 MatMulPacked (bench/gemm-peak.mjs), then the
+# int8 row: MatMulInteger vs f32 MatMul vs onnxruntime-web, 512^3 (bench/gemm-int8.mjs).
 .PHONY: bench-gemm
 bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/gemm-peak-relaxed.wasm bench-models
 	$(NODE) --experimental-wasm-relaxed-simd bench/gemm-peak.mjs $(BENCH_MODELS)/matmul_512.onnx $(GEMM_ARGS)
+	$(NODE) bench/gemm-int8.mjs
 
 # Generation on the trained char-LM (issue 11): hologram vs onnxruntime-web
 # (1 thread), prompt repeat vs cold prefill, speculative decoding with the draft.

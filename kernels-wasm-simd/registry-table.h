@@ -21,7 +21,7 @@
      .infer = holo_k_mmpacked_f32_infer, .run = holo_k_mmpacked_f32_run},
     /* Integer products: exact int32 sums, the same bytes on every build. */
     {.op = "MatMulInteger", .identity = "MatMulInteger/u8,i8/scalar/1", .dtypes = "u8,i8",
-     .infer = holo_k_matmulinteger_infer, .run = holo_k_matmulinteger_run},
+     .infer = holo_k_matmulinteger_infer, .run = holo_k_matmulinteger_run, .pack = holo_k_matmulinteger_pack},
     {.op = "ConvInteger", .identity = "ConvInteger/u8,i8/scalar/1", .dtypes = "u8,i8",
      .infer = holo_k_convinteger_infer, .run = holo_k_convinteger_run, .pack = holo_k_convinteger_pack},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",

@@ -80,17 +80,24 @@ static inline void holo_igemm_i8_4x8(size_t kp, const int16_t *pa, const int16_t
 #endif
 }
 
+/* Rows of A per block: a block of A (MC x K int16) stays in cache while
+ * every B panel passes it, each B panel (8 columns x K) in L1 while the
+ * block's A panels stream by. */
+#define HOLO_IGEMM_MC 32
+
 /* C = A x B over packed operands: M rows of A panels, N columns of B
  * panels, C(i,j) at c[i*ldc + j]. */
 static inline void holo_igemm_i8(size_t M, size_t N, size_t K, const int16_t *pa, const int16_t *pb,
                                  int32_t *c, size_t ldc) {
   size_t kp = holo_igemm_kp(K);
-  /* one B panel (8 columns x K) stays in cache while A's panels stream by */
-  for (size_t j = 0; j < N; j += HOLO_IGEMM_NR)
-    for (size_t i = 0; i < M; i += HOLO_IGEMM_MR)
-      holo_igemm_i8_4x8(kp, pa + i * kp, pb + j * kp, c + i * ldc + j, ldc,
-                        M - i < HOLO_IGEMM_MR ? M - i : HOLO_IGEMM_MR,
-                        N - j < HOLO_IGEMM_NR ? N - j : HOLO_IGEMM_NR);
+  for (size_t i0 = 0; i0 < M; i0 += HOLO_IGEMM_MC) {
+    size_t i1 = M - i0 < HOLO_IGEMM_MC ? M : i0 + HOLO_IGEMM_MC;
+    for (size_t j = 0; j < N; j += HOLO_IGEMM_NR)
+      for (size_t i = i0; i < i1; i += HOLO_IGEMM_MR)
+        holo_igemm_i8_4x8(kp, pa + i * kp, pb + j * kp, c + i * ldc + j, ldc,
+                          M - i < HOLO_IGEMM_MR ? M - i : HOLO_IGEMM_MR,
+                          N - j < HOLO_IGEMM_NR ? N - j : HOLO_IGEMM_NR);
+  }
 }
 
 #endif

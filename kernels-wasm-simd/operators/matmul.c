@@ -21,6 +21,7 @@
  * packed B, and A packed per call where the core reads it so. Packing is
  * pure data movement: the same bytes as the unpacked path. */
 #include "common/check.h"
+#include "common/mmshape.h"
 #include "common/shape.h"
 #include "microkernels/gemm.h"
 #include "operators/products.h"
@@ -28,40 +29,10 @@
 /* B is packed into panels (workspace) when more than one row block reads it. */
 #define PACK_MIN_M 5
 
-typedef struct mm_geom {
-  size_t M, K, N;
-  uint32_t brank; /* batch rank of the output */
-  int64_t bshape[HOLO_MAX_RANK];
-  int64_t sa[HOLO_MAX_RANK], sb[HOLO_MAX_RANK]; /* batch strides, in matrices */
-} mm_geom;
+typedef holo_k_mm_geom mm_geom;
 
 static holo_status mm_geometry(holo_kernel_call *c, mm_geom *g, int64_t *yshape, uint32_t *yrank) {
-  const holo_tensor *a = &c->inputs[0], *b = &c->inputs[1];
-  char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
-  if (a->rank == 0 || b->rank == 0)
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "MatMul: input %u is a scalar, MatMul needs rank >= 1",
-                       a->rank == 0 ? 0u : 1u);
-  int64_t ka = a->shape[a->rank - 1];
-  int64_t kb = b->rank == 1 ? b->shape[0] : b->shape[b->rank - 2];
-  if (ka != kb)
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "MatMul: inner dimensions differ: A[..,%lld] vs B[%lld,..]",
-                       (long long)ka, (long long)kb);
-  uint32_t rab = a->rank >= 2 ? a->rank - 2 : 0, rbb = b->rank >= 2 ? b->rank - 2 : 0;
-  if (!holo_k_broadcast_shape(a->shape, rab, b->shape, rbb, g->bshape, &g->brank))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "MatMul: batch dims do not broadcast: A%s vs B%s",
-                       holo_k_shape_str(s1, a->shape, a->rank), holo_k_shape_str(s2, b->shape, b->rank));
-  holo_k_broadcast_strides(a->shape, rab, g->bshape, g->brank, g->sa);
-  holo_k_broadcast_strides(b->shape, rbb, g->bshape, g->brank, g->sb);
-  g->M = a->rank == 1 ? 1 : (size_t)a->shape[a->rank - 2];
-  g->K = (size_t)ka;
-  g->N = b->rank == 1 ? 1 : (size_t)b->shape[b->rank - 1];
-  uint32_t r = 0;
-  for (uint32_t i = 0; i < g->brank; i++)
-    yshape[r++] = g->bshape[i];
-  if (a->rank >= 2) yshape[r++] = (int64_t)g->M;
-  if (b->rank >= 2) yshape[r++] = (int64_t)g->N;
-  *yrank = r;
-  return HOLO_OK;
+  return holo_k_mm_geometry(c, "MatMul", g, yshape, yrank);
 }
 
 /* The fused activation attribute (holo_k_gemm_act): checked at infer. */
@@ -123,7 +94,8 @@ holo_status holo_k_matmul_f32_infer(holo_kernel_call *c) {
   }
   size_t w, rows = holo_k_prod(g.bshape, 0, g.brank) * g.M;
   if (mm_packed(c, &g, &w)) /* A packed per call where the core reads it so (gemm.h) */
-    c->workspace_bytes = holo_gemm_wants_packed_a(rows, g.N, g.K) ? holo_gemm_packed_a_floats(rows, g.K) * sizeof(float) : 0;
+    c->workspace_bytes =
+        holo_gemm_wants_packed_a(rows, g.N, g.K) ? holo_gemm_packed_a_floats(rows, g.K) * sizeof(float) : 0;
   else
     c->workspace_bytes = mm_workspace(c, &g);
   uint64_t f[4] = {holo_k_prod(g.bshape, 0, g.brank), g.M, g.N, g.K};
@@ -206,8 +178,8 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
  * infer would refuse is left alone: infer says what is wrong). */
 holo_status holo_k_matmul_f32_pack(holo_pack_call *p) {
   const holo_tensor *a = &p->call->inputs[0], *b = &p->call->inputs[1];
-  if (p->input != 1 || p->call->n_inputs < 2 || a->dtype != HOLO_DT_F32 || b->dtype != HOLO_DT_F32 || a->rank < 1 ||
-      a->rank > HOLO_MAX_RANK || b->rank != 2 || a->shape[a->rank - 1] != b->shape[0])
+  if (p->input != 1 || p->call->n_inputs < 2 || a->dtype != HOLO_DT_F32 || b->dtype != HOLO_DT_F32 ||
+      a->rank < 1 || a->rank > HOLO_MAX_RANK || b->rank != 2 || a->shape[a->rank - 1] != b->shape[0])
     return HOLO_OK;
   size_t K = (size_t)b->shape[0], N = (size_t)b->shape[1];
   size_t M = holo_k_prod(a->shape, 0, a->rank - 1), w = holo_gemm_panel_width(M, N);
@@ -278,7 +250,8 @@ holo_status holo_k_gemm_f32_infer(holo_kernel_call *c) {
   if ((st = check_act(c, "Gemm"))) return st;
   size_t w;
   if (c->packed && holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_B, g.K, g.N, 1, &w)) {
-    if (holo_gemm_wants_packed_a(g.M, g.N, g.K)) c->workspace_bytes = holo_gemm_packed_a_floats(g.M, g.K) * sizeof(float);
+    if (holo_gemm_wants_packed_a(g.M, g.N, g.K))
+      c->workspace_bytes = holo_gemm_packed_a_floats(g.M, g.K) * sizeof(float);
   } else if (g.M && g.N && g.K && (g.tb || g.M >= PACK_MIN_M)) {
     c->workspace_bytes = holo_gemm_packed_floats(g.K, g.N) * sizeof(float);
   }
@@ -333,8 +306,8 @@ holo_status holo_k_gemm_f32_run(holo_kernel_call *c) {
 /* B' = transB ? B^T : B, packed for the rows of this first execution's A. */
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p) {
   const holo_tensor *a = &p->call->inputs[0], *b = &p->call->inputs[1];
-  if (p->input != 1 || p->call->n_inputs < 2 || a->dtype != HOLO_DT_F32 || b->dtype != HOLO_DT_F32 || a->rank != 2 ||
-      b->rank != 2)
+  if (p->input != 1 || p->call->n_inputs < 2 || a->dtype != HOLO_DT_F32 || b->dtype != HOLO_DT_F32 ||
+      a->rank != 2 || b->rank != 2)
     return HOLO_OK;
   bool ta = holo_attr_int(p->call, "transA", 0) == 1, tb = holo_attr_int(p->call, "transB", 0) == 1;
   size_t M = (size_t)(ta ? a->shape[1] : a->shape[0]), Ka = (size_t)(ta ? a->shape[0] : a->shape[1]);

@@ -24,6 +24,7 @@ HOLO_K_OPERATOR(matmulinteger) HOLO_K_OPERATOR(convinteger)
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p);
 holo_status holo_k_conv_f32_pack(holo_pack_call *p);
 holo_status holo_k_convinteger_pack(holo_pack_call *p);
+holo_status holo_k_matmulinteger_pack(holo_pack_call *p);
 /* broadcasting arithmetic (binary.c) */
 HOLO_K_OPERATOR(add)
 HOLO_K_OPERATOR(sub)

@@ -66,7 +66,8 @@ void holo_gemm_pack_a_par(holo_gemm *g, float *dst, holo_gemm_parallel_for pf, v
 typedef enum holo_gemm_pack_kind {
   HOLO_GEMM_PACKED_B = 1, /* holo_gemm_pack_b_w panels of width w: rows K, cols N */
   HOLO_GEMM_PACKED_A = 2, /* holo_gemm_pack_a_par strips, one block per group: rows M, cols K */
-  HOLO_GEMM_PACKED_IA = 3 /* the integer core's int16 A panels (igemm.h), one block per group: rows M, cols K */
+  HOLO_GEMM_PACKED_IA = 3, /* the integer core's int16 A panels (igemm.h), one block per group: rows M, cols K */
+  HOLO_GEMM_PACKED_IB = 4  /* the integer core's int16 B panels (igemm.h): rows K, cols N */
 } holo_gemm_pack_kind;
 
 /* The panel width for a product of M rows with a B packed once: 32-column

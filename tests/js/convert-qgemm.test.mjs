@@ -62,4 +62,14 @@ test('MatMulInteger: u8/i8 operands, zero points absent, scalar, per column (onn
   }
 });
 
+test('MatMulInteger: a constant B (packed once) with per-column zero points, and a batched constant B (scalar zero point)', async () => {
+  for (const [ta, tb, as, bs] of [[U8, I8, [6, 37], [37, 21]], [I8, U8, [2, 5, 9], [2, 9, 11]], [U8, U8, [3, 1, 64], [1, 64, 8]]]) {
+    const N = bs[bs.length - 1];
+    const b = new OnnxBuilder(13);
+    b.input('a', ta, as).init('b', tb, bs, ints(tb, numel(bs))).init('za', ta, [], ints(ta, 1)).init('zb', tb, bs.length === 2 ? [N] : [], ints(tb, bs.length === 2 ? N : 1)); // onnxruntime: per-column only for a 2-D B
+    b.node('MatMulInteger', ['a', 'b', 'za', 'zb'], ['y'], {}).output('y', INT32, null);
+    await agree(b, { a: [ta, ints(ta, numel(as)), as] }, `MatMulInteger const B ${JSON.stringify([ta, tb, as, bs])}`);
+  }
+});
+
 test.run();
