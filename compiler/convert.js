@@ -46,7 +46,7 @@ import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.j
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 
-export const MIN_OPSET = 6;
+export const MIN_OPSET = 1;
 export const MAX_OPSET = 18;
 export const PRODUCER = 'hologram-exec onnx converter 1';
 

@@ -9,6 +9,7 @@ import { DT, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from '.
 import { OPS, Unsupported } from './onnx-ops.js';
 import { foldNode } from './rewrites/fold-constants.js';
 import { topoSort } from './toposort.js';
+import { legacyNode } from './onnx-legacy.js';
 
 /** How messages name a node: by its name, else by its first output. */
 export const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
@@ -112,8 +113,11 @@ function graphRefs(g, into) {
  */
 function normalizeOne(ir, ctx, state, n) {
   state.cur = n;
-  const spec = nodeSpec(ir, n, ctx.opset);
+  let spec;
   try {
+    n = legacyNode(n, ctx.opset);
+    state.cur = n;
+    spec = nodeSpec(ir, n, ctx.opset);
     spec.norm(ctx, n);
   } catch (e) {
     if (e instanceof Unsupported) throw new Error(`unsupported op '${n.opType}' (${nodeDesc(n)}): ${e.message}`);

@@ -2,7 +2,8 @@
 // opset-18 Resize: inputs X, roi, scales, sizes ('' where absent) and every
 // attribute written out. Resize-10 and Upsample have no
 // coordinate_transformation_mode: they are asymmetric, and nearest takes the
-// floor (onnx's own 10 -> 11 version adapter says the same).
+// floor (onnx's own 10 -> 11 version adapter says the same). GridSample
+// (16) samples at a grid of points: kernels-wasm-simd/operators/gridsample.c.
 import { A, attr, DT, writeElems, Unsupported } from './ir.js';
 
 const RESIZE_ATTRS = ['mode', 'coordinate_transformation_mode', 'nearest_mode', 'cubic_coeff_a', 'exclude_outside',
@@ -50,6 +51,17 @@ export const RESIZE_OPS = {
       }
       if (!scales) throw new Unsupported(`input 'scales' is missing`);
       ctx.emit('Resize', [n.inputs[0], '', scales, ''], n.outputs, resizeAttrs(n, true));
+    },
+  },
+  GridSample: {
+    attrs: ['mode', 'padding_mode', 'align_corners'],
+    norm(ctx, n) {
+      const mode = attr(n, 'mode', 'bilinear'), pad = attr(n, 'padding_mode', 'zeros'), align = attr(n, 'align_corners', 0);
+      // opset 20 renames the modes linear / cubic and takes N-D inputs; the converter reads opsets <= 18
+      if (!['bilinear', 'nearest', 'bicubic'].includes(mode)) throw new Unsupported(`mode '${mode}' is not valid at opset ${ctx.opset} (bilinear, nearest, bicubic)`);
+      if (!['zeros', 'border', 'reflection'].includes(pad)) throw new Unsupported(`padding_mode '${pad}' is not valid (zeros, border, reflection)`);
+      if (align !== 0 && align !== 1) throw new Unsupported(`align_corners must be 0 or 1, got ${align}`);
+      ctx.emit('GridSample', n.inputs, n.outputs, { mode: A.string(mode), padding_mode: A.string(pad), align_corners: A.int(align) });
     },
   },
 };

@@ -231,8 +231,9 @@ OPS.Transpose = {
 OPS.Concat = {
   attrs: ['axis'],
   norm(ctx, n) {
-    if (n.attrs.axis === undefined) throw new Unsupported(`required attribute 'axis' is missing`);
-    ctx.emit('Concat', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis')) });
+    // Concat-1 (opsets 1-3) has an optional axis, 1 by default; Concat-4 requires it
+    if (n.attrs.axis === undefined && ctx.opset >= 4) throw new Unsupported(`required attribute 'axis' is missing`);
+    ctx.emit('Concat', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 1)) });
   },
 };
 
@@ -350,11 +351,10 @@ for (const op of ['Sum', 'Mean']) {
 }
 
 OPS.BatchNormalization = {
-  attrs: ['epsilon', 'momentum', 'spatial', 'is_test', 'training_mode', 'consumed_inputs'],
+  attrs: ['epsilon', 'momentum', 'spatial', 'is_test', 'training_mode'],
   norm(ctx, n) {
     if (attr(n, 'spatial', 1) !== 1) throw new Unsupported(`spatial=0 (per-activation statistics) is not supported`);
     if (attr(n, 'training_mode', 0) !== 0) throw new Unsupported(`training_mode=1 is not supported (inference only)`);
-    if (n.attrs.consumed_inputs) throw new Unsupported(`attribute 'consumed_inputs' (opset < 6) is not supported`);
     const outs = ctx.trimOutputs(n.outputs);
     if (outs.length > 1) throw new Unsupported(`the training outputs (running mean/var) are not supported`);
     ctx.emit('BatchNormalization', n.inputs, outs, { epsilon: A.float(attr(n, 'epsilon', 1e-5)), momentum: A.float(attr(n, 'momentum', 0.9)) });

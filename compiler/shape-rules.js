@@ -226,6 +226,12 @@ function gatherNdShape({ x, sh, node }) {
   return [...ind.slice(0, -1), ...x.slice(b + k)];
 }
 
+/** Unique: every output's length is the data's; the extra outputs are i64. */
+function uniqueShape(c) {
+  c.more = [null, ...c.node.outputs.slice(1).map(() => ({ shape: null, dtype: DT.i64 }))];
+  return null;
+}
+
 /** The window functions: [size], size a constant scalar. */
 function windowShape({ ints }) {
   const s = ints(0);
@@ -254,6 +260,14 @@ export const MORE_SHAPE_RULES = new Map([
   ['ScatterElements', ({ x }) => x],
   ['ScatterND', ({ x }) => x],
   ['GatherND', gatherNdShape],
+  ['holo.UniqueOrder', ({ x, node }) => {
+    if (!x) return null;
+    if (node.attrs.axis === undefined) return x.every(known) ? [x.reduce((p, d) => p * d, 1)] : null;
+    const d = x[normAxis(attr(node, 'axis'), x.length)];
+    return known(d) ? [d] : null;
+  }],
+  ['Unique', uniqueShape],
+  ['Det', ({ x }) => (x && x.length >= 2 ? x.slice(0, -2) : null)],
   ['Trilu', ({ x }) => x],
   ['EyeLike', ({ x }) => x],
   ...['HannWindow', 'HammingWindow', 'BlackmanWindow'].map((w) => [w, windowShape]),
@@ -262,6 +276,7 @@ export const MORE_SHAPE_RULES = new Map([
   ['RoiAlign', ({ x, sh, node }) => (x && x.length === 4 && sh(1) ? [sh(1)[0], x[1], attr(node, 'output_height', 1), attr(node, 'output_width', 1)] : null)],
   ['Range', rangeShape],
   ['Resize', resizeShape],
+  ['GridSample', ({ x, sh }) => (x && sh(1) && x.length === 4 && sh(1).length === 4 ? [x[0], x[1], sh(1)[1], sh(1)[2]] : null)],
   ['LayerNormalization', layerNormStats],
   ['LSTM', recurrentShape],
   ['GRU', recurrentShape],

@@ -53,7 +53,7 @@ HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(m
                                                         HOLO_K_OPERATOR(isnan) HOLO_K_OPERATOR(isinf)
                                                             HOLO_K_OPERATOR(bitshift)
 HOLO_K_OPERATOR(scatterelements) HOLO_K_OPERATOR(scatternd) HOLO_K_OPERATOR(gathernd)
-HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero)
+HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero) HOLO_K_OPERATOR(uniqueorder) HOLO_K_OPERATOR(unique)
 /* detection (nms.c, roialign.c) */
 HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
@@ -79,7 +79,7 @@ HOLO_K_OPERATOR(batchnorm) HOLO_K_OPERATOR(lrn)
     /* conversion and generation (cast.c, range.c) */
     HOLO_K_OPERATOR(cast) HOLO_K_OPERATOR(range) HOLO_K_OPERATOR(shape) HOLO_K_OPERATOR(size)
     /* resampling and the transposed convolution (resize.c, convtranspose.c) */
-    HOLO_K_OPERATOR(resize) HOLO_K_OPERATOR(convtranspose)
+    HOLO_K_OPERATOR(resize) HOLO_K_OPERATOR(convtranspose) HOLO_K_OPERATOR(gridsample) HOLO_K_OPERATOR(det)
     /* the recurrent family (recurrent.c, recurrent-run.c), with the pack of W and R */
     HOLO_K_OPERATOR(rnn) HOLO_K_OPERATOR(gru) HOLO_K_OPERATOR(lstm)
 holo_status holo_k_rnn_pack(holo_pack_call *p);

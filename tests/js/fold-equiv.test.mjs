@@ -215,6 +215,18 @@ Object.assign(RUNTIME_CASES, {
     { op: 'GatherND', ins: [t(D.i64, [2, 3]), t(D.i64, [2, 1], [2, 0])], attrs: { batch_dims: 1 } },
   ],
   NonZero: () => [{ op: 'NonZero', ins: [fe([EDGE[F].length])] }, { op: 'NonZero', ins: [t(D.bool, [2, 2])] }, { op: 'NonZero', ins: [fe([0, 3])] }],
+  GridSample: () => {
+    const grid = t(F, [1, 2, 3, 2], [-1.2, -1, -0.3, 0, 0.45, 1, 1.3, 0.5, -0.5, 0.25, 3, -7]);
+    return [['bilinear', 'zeros', 0], ['nearest', 'border', 1], ['bicubic', 'reflection', 0], ['bicubic', 'border', 1], ['bilinear', 'reflection', 1]]
+      .map(([mode, padding_mode, align_corners]) => ({ op: 'GridSample', ins: [t(F, [1, 2, 3, 4], [1, -2, 0.5, 3, 7, -1, 0, 2.5, 4, -3, 1.5, 6]), grid], attrs: { mode, padding_mode, align_corners } }))
+      .concat([{ op: 'GridSample', ins: [fe([1, 1, 4, 3]), t(D.f64, [1, 2, 2, 2], [0.1, -0.9, NaN, 0.3, Infinity, 0, 0.5, -Infinity])], attrs: { mode: 'bilinear', padding_mode: 'border', align_corners: 0 } }]);
+  },
+  Unique: () => [
+    { op: 'Unique', ins: [fe([EDGE[F].length])], outs: 4 },
+    { op: 'Unique', ins: [t(D.i64, [2, 5], [3n, 1n, 3n, -2n, 1n, 3n, 1n, 3n, -2n, 1n])], attrs: { axis: 1, sorted: 0 }, outs: 4 },
+    { op: 'Unique', ins: [t(D.u8, [0, 3])], attrs: { axis: 0 }, outs: 4 },
+  ],
+  Det: () => [{ op: 'Det', ins: [fe([3, 3, 3])] }, { op: 'Det', ins: [t(D.f64, [2, 2, 2], [1, 2, 3, 4, 0, 0, 5, 6])] }, { op: 'Det', ins: [fe([0, 0])] }],
   OneHot: () => [{ op: 'OneHot', ins: [t(D.i64, [2, 2], [0n, -1n, 3n, 7n]), sc(D.i64, 4), t(F, [2], [0, 1])], attrs: { axis: -1 } },
     { op: 'OneHot', ins: [fe([3]), sc(F, 3.7), t(D.i32, [2], [5, 9])], attrs: { axis: 0 } }],
   TopK: () => [{ op: 'TopK', ins: [fe([EDGE[F].length]), i64([5])], attrs: { axis: 0 }, outs: 2 },
