@@ -1,8 +1,10 @@
 // Einsum and LpNormalization, lowered onto ops the backend has (Transpose,
 // Reshape, ReduceSum, MatMul; ReduceMax, ReduceL1/L2, Where, Div), so neither
 // needs a kernel of its own. Einsum contracts its operands pairwise, left to
-// right, as onnxruntime's does: each pair becomes one batched MatMul.
-import { A, attr, Unsupported } from './ir.js';
+// right, as onnxruntime's does: each pair becomes one batched MatMul (f32),
+// or a broadcast Mul and a ReduceSum over the contracted dim (other dtypes).
+// MeanVarianceNormalization (9, 13) is its ONNX function body.
+import { A, attr, DT, Unsupported } from './ir.js';
 
 const OPS = Object.create(null);
 const isDim = (d) => Number.isInteger(d) && d >= 0;
@@ -45,11 +47,10 @@ function parseEquation(eq, ranks) {
   return { ins, out };
 }
 
-/** Every letter's dim; refuses diagonals (a letter twice in one term) and broadcasting. */
+/** Every letter's dim (a letter twice in one term, a diagonal, must have one dim); refuses broadcasting. */
 function letterDims(ins, out, shapes) {
   const dims = new Map();
   ins.forEach((t, k) => {
-    if (new Set(t).size !== t.length) throw new Unsupported(`Einsum: term '${t}' repeats an index (a diagonal), which is not supported`);
     [...t].forEach((L, i) => {
       const d = shapes[k][i];
       if (!isDim(d)) throw new Unsupported(`Einsum: input ${k} dim ${i} is not known at convert time`);
@@ -74,7 +75,31 @@ function lowering(ctx, n, dims) {
     const y = emit1('ReduceSum', [x, axes], { keepdims: A.int(0), noop_with_empty_axes: A.int(0) }, 'sum');
     return [y, [...t].filter((L) => keep.has(L)).join('')];
   };
-  return { emit1, prod, transpose, reshape, sumOut, dim: (L) => dims.get(L) };
+  // the GEMM core is f32: other dtypes multiply [B, M, K, 1] x [B, 1, K, N] and sum K (exact products, one sum per output)
+  const f32 = ctx.value(n.inputs[0]).dtype === DT.f32;
+  const matmul = (a3, b3, [B, M, K, N]) => {
+    if (f32) return emit1('MatMul', [a3, b3], {}, 'mm');
+    const prod4 = emit1('Mul', [reshape(a3, [B, M, K, 1]), reshape(b3, [B, 1, K, N])], {}, 'mul');
+    const axes = ctx.constI64(`${n.outputs[0]}_k`, [2]);
+    return emit1('ReduceSum', [prod4, axes], { keepdims: A.int(0), noop_with_empty_axes: A.int(0) }, 'dot');
+  };
+  return { emit1, prod, transpose, reshape, sumOut, matmul, dim: (L) => dims.get(L) };
+}
+
+/** x (letters t) with each repeated letter taken once, on the diagonal: Transpose, Reshape to [..., d*d], Gather every (d+1)-th. */
+function diagonals(ctx, n, L, x, t) {
+  for (let c = [...t].find((l, i) => t.indexOf(l) !== i); c; c = [...t].find((l, i) => t.indexOf(l) !== i)) {
+    const p = t.indexOf(c), q = t.indexOf(c, p + 1), d = L.dim(c);
+    const keepAt = [...[...t].keys()].filter((i) => i !== p && i !== q), rest = keepAt.map((i) => t[i]).join('');
+    // a perm by position: Transpose by letters cannot tell the two c's apart
+    const perm = [...keepAt, p, q];
+    const moved = perm.every((v, i) => v === i) ? x : L.emit1('Transpose', [x], { perm: A.ints(perm) }, 'tr');
+    const flat = L.reshape(moved, [...[...rest].map(L.dim), d * d]);
+    const idx = ctx.constI64(`${n.outputs[0]}_diag`, Array.from({ length: d }, (_, k) => k * (d + 1)));
+    x = L.emit1('Gather', [flat, idx], { axis: A.int(rest.length) }, 'diag');
+    t = rest + c;
+  }
+  return [x, t];
 }
 
 /** a (letters ta) x b (letters tb), keeping the letters in `keep`: one batched MatMul. */
@@ -88,7 +113,7 @@ function contract(L, [a, ta], [b, tb], keep) {
   const at = L.transpose(a, ta, batch + onlyA + sum), bt = L.transpose(b, tb, batch + sum + onlyB);
   const a3 = L.reshape(at, [L.prod(batch), L.prod(onlyA), L.prod(sum)]);
   const b3 = L.reshape(bt, [L.prod(batch), L.prod(sum), L.prod(onlyB)]);
-  const c3 = L.emit1('MatMul', [a3, b3], {}, 'mm');
+  const c3 = L.matmul(a3, b3, [L.prod(batch), L.prod(onlyA), L.prod(sum), L.prod(onlyB)]);
   const t = batch + onlyA + onlyB;
   return [L.reshape(c3, [...t].map(L.dim)), t];
 }
@@ -102,10 +127,11 @@ OPS.Einsum = {
     const { ins, out } = parseEquation(String(attr(n, 'equation')), shapes.map((s) => s.length));
     const dims = letterDims(ins, out, shapes);
     const L = lowering(ctx, n, dims);
-    let acc = [n.inputs[0], ins[0]];
-    for (let k = 1; k < ins.length; k++) {
-      const keep = new Set([...out, ...ins.slice(k + 1).join('')]);
-      acc = contract(L, acc, [n.inputs[k], ins[k]], keep);
+    const ops = ins.map((t, k) => diagonals(ctx, n, L, n.inputs[k], t));
+    let acc = ops[0];
+    for (let k = 1; k < ops.length; k++) {
+      const keep = new Set([...out, ...ops.slice(k + 1).map((o) => o[1]).join('')]);
+      acc = contract(L, acc, ops[k], keep);
     }
     const [x, t] = L.sumOut(acc[0], acc[1], new Set(out));
     // the last step names the node's output: an Identity-free Transpose or Reshape
@@ -137,6 +163,23 @@ OPS.LpNormalization = {
     const xs = e('Div', [x, e('Where', [finitePos, scale, one])]);
     const norm = red(p === 1 ? 'ReduceL1' : 'ReduceL2', xs);
     ctx.emit('Div', [xs, e('Where', [e('Equal', [norm, zero]), one, norm])], n.outputs, {});
+  },
+};
+
+// MeanVarianceNormalization (9, 13) as the spec's function body:
+// (X - E[X]) / (sqrt(E[X^2] - E[X]^2) + 1e-9), the means over `axes`.
+OPS.MeanVarianceNormalization = {
+  attrs: ['axes'],
+  norm(ctx, n) {
+    if (ctx.opset < 9) throw new Unsupported('MeanVarianceNormalization before opset 9 is the experimental op (across_channels, normalize_variance)');
+    const x = n.inputs[0], o = n.outputs[0], dt = ctx.value(x).dtype;
+    const e = (op, ins, attrs = {}) => ctx.emit(op, ins, [ctx.tmp(`${o}_${op}`)], attrs)[0];
+    const axes = ctx.constI64(`${o}_axes`, attr(n, 'axes', [0, 2, 3]));
+    const mean = (v) => e('ReduceMean', [v, axes], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) });
+    const m = mean(x);
+    const variance = e('Sub', [mean(e('Mul', [x, x])), e('Mul', [m, m])]);
+    const std = e('Add', [e('Sqrt', [variance]), ctx.constScalar(`${o}_eps`, dt, 1e-9)]);
+    ctx.emit('Div', [e('Sub', [x, m]), std], n.outputs, {});
   },
 };
 

@@ -2,7 +2,7 @@
 // Transpose/Reshape/ReduceSum/MatMul and ReduceMax/ReduceL1/L2/Where/Div)
 // against onnxruntime-node: the equations exporters write (attention's
 // bhqd,bhkd->bhqk, bilinear forms, outer products, ellipsis, implicit output,
-// three operands, reductions), LpNormalization's axes and p, zero vectors,
+// three operands, reductions, diagonals, f64), LpNormalization's axes and p, zero vectors,
 // huge values, Inf and NaN; and the refusals, with their messages.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -72,6 +72,38 @@ test('Einsum: one operand (transpose, sums), implicit output, ellipsis, summed-o
   await agree('Einsum', [[3, 4, 6], [4, 5]], { equation: 'aib,ic->ac' });
 });
 
+test('Einsum: diagonals (a letter twice in one term), traces, a diagonal meeting a contraction', async () => {
+  await agree('Einsum', [[3, 3]], { equation: 'ii->i' });
+  await agree('Einsum', [[4, 4]], { equation: 'ii' });
+  await agree('Einsum', [[4, 2, 4]], { equation: 'iAi->Ai' });
+  await agree('Einsum', [[3, 5, 5]], { equation: 'bii->b' });
+  await agree('Einsum', [[2, 3, 2, 3]], { equation: 'ijij->ji' });
+  await agree('Einsum', [[4, 3, 4], [4, 5]], { equation: 'iji,ik->jk' });
+});
+
+test('Einsum of f64 (no f64 GEMM: a Mul and a ReduceSum per pair)', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('a', 11, [2, 3, 4]).input('c', 11, [2, 4, 5]).node('Einsum', ['a', 'c'], ['y'], { equation: 'bij,bjk->bik' }).output('y', 11, null);
+  const a = Float64Array.from(rand(24)), c = Float64Array.from(rand(40));
+  const s = await ort.InferenceSession.create(b.bytes());
+  const want = (await s.run({ a: new ort.Tensor('float64', a, [2, 3, 4]), c: new ort.Tensor('float64', c, [2, 4, 5]) })).y;
+  const h = rt.load(convert(b.bytes()).holo);
+  try {
+    const got = h.run({ a: { data: a, shape: [2, 3, 4] }, c: { data: c, shape: [2, 4, 5] } }).y;
+    assert.equal(got.dtype, 'float64');
+    assert.equal([...got.shape], [2, 3, 5]);
+    agreeValues(got.data, want.data, 'f64 bij,bjk->bik');
+  } finally {
+    h.dispose();
+  }
+});
+
+test('MeanVarianceNormalization: default axes [0, 2, 3], axes [1], axes [2, 3]', async () => {
+  await agree('MeanVarianceNormalization', [[2, 3, 4, 5]], {});
+  await agree('MeanVarianceNormalization', [[2, 3, 4, 5]], { axes: [1] });
+  await agree('MeanVarianceNormalization', [[2, 3, 4]], { axes: [2] });
+});
+
 test('LpNormalization: p 1 and 2, every axis', async () => {
   for (const p of [1, 2]) for (const axis of [-1, 0, 1, 2]) await agree('LpNormalization', [[3, 4, 5]], { axis, p });
 });
@@ -101,9 +133,8 @@ test('LpNormalization: zero vectors, huge and tiny values, Inf and NaN', () => {
   }
 });
 
-test('refusals with a message: diagonals, broadcasting, unknown dims, p other than 1 or 2', async () => {
+test('refusals with a message: broadcasting, unknown dims, p other than 1 or 2', async () => {
   const refuse = (op, shapes, attrs, re) => assert.throws(() => convert(model(op, shapes, attrs)), re);
-  refuse('Einsum', [[3, 3]], { equation: 'ii->i' }, /repeats an index \(a diagonal\)/);
   refuse('Einsum', [[3, 4], [1, 4]], { equation: 'ij,ij->ij' }, /broadcasting is not supported/);
   refuse('Einsum', [[3, 4]], { equation: 'ijk->i' }, /has 3 letters but input 0 has rank 2/);
   refuse('Einsum', [[3, 4]], { equation: 'ij->ik' }, /output index 'k' appears in no operand/);
