@@ -45,6 +45,7 @@ import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
 import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.js';
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
+import { widenHalf } from './rewrites/widen-half.js';
 
 export const MIN_OPSET = 1;
 export const MAX_OPSET = 18;
@@ -321,6 +322,8 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   normalizeNodes(ir, g, nodes, { opset, fold, report, progress });
   addGraphOutputs(ir, g);
   progress('rewrites', 0, 1);
+  // before the other rewrites: they and every kernel but Cast see f32 only
+  report.half = widenHalf(ir);
   rewrite(ir, opts, fold);
   const backendRt = checkBackend && runtimeRt ? runtimeRt : null;
   checkExpressible(ir, backendRt);

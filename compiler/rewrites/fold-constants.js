@@ -253,6 +253,8 @@ function fits(ir, node, bytes) {
 
 /** Fold one node in place; 'const' (all outputs constant), 'sv', or false. */
 export function foldNode(ir, node, runtime) {
+  // a 16-bit weight's widening is the load's (rewrites/widen-half.js): the archive keeps half the bytes
+  if (node.noFold) return false;
   const again = !!ir.get(node.outputs[0])?.sv; // foldConstants revisits the shape values of normalization
   const r = foldJS(ir, node);
   if (r) { if (!again) count(ir, 'js', node.op); return r; }

@@ -61,7 +61,10 @@ static holo_status conv_fits(holo_kernel_call *c, const holo_tensor *x, const ho
   uint64_t wp = holo_k_mul_sat(o1 + 8, (uint64_t)w->stride[1]), wk = holo_k_mul_sat((uint64_t)w->k[1], (uint64_t)w->dil[1]);
   hp = hp > lim || hk > lim ? UINT64_MAX : hp + hk;
   wp = wp > lim || wk > lim ? UINT64_MAX : wp + wk;
-  uint64_t dw = holo_k_mul_sat(8 * DW_TASKS, holo_k_mul_sat(hp, wp));
+  /* the padded-plane slots exist only for a depthwise conv (one input and one
+   * output channel per group): a dense conv of a large plane needs none */
+  bool depthwise = wt->shape[1] == 1 && (uint64_t)wt->shape[0] == group;
+  uint64_t dw = depthwise ? holo_k_mul_sat(8 * DW_TASKS, holo_k_mul_sat(hp, wp)) : 0;
   uint64_t images = holo_k_mul_sat(holo_k_mul_sat((uint64_t)x->shape[0], (uint64_t)wt->shape[0]), plane);
   if (o0 > lim || o1 > lim || plane > lim || K > lim || pa > lim || slots > lim || hp > lim || wp > lim ||
       dw > lim || images > lim)

@@ -10,7 +10,7 @@
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
-export const FLOAT = 1, INT64 = 7, INT32 = 6, BOOL = 9, DOUBLE = 11;
+export const FLOAT = 1, INT64 = 7, INT32 = 6, BOOL = 9, DOUBLE = 11, FLOAT16 = 10, BFLOAT16 = 16;
 export const F = (v) => ({ __f: v });
 export const Fs = (v) => ({ __fs: v });
 export const Ss = (v) => ({ __ss: v });
@@ -21,7 +21,8 @@ export function tensor(name, dtype, dims, data) {
   const t = { name, dataType: dtype, dims };
   if (dtype === FLOAT) t.floatData = [...data];
   else if (dtype === INT64) t.int64Data = [...data].map((x) => Number(x));
-  else if ([2, 3, 4, 5, 6, 9].includes(dtype)) t.int32Data = [...data].map(Number);
+  // float16 (10) and bfloat16 (16): data are the raw 16-bit patterns, as ONNX stores them in int32_data
+  else if ([2, 3, 4, 5, 6, 9, 10, 16].includes(dtype)) t.int32Data = [...data].map(Number);
   else if (dtype === DOUBLE) t.doubleData = [...data];
   else throw new Error('tensor: dtype');
   return onnx.TensorProto.create(t);
