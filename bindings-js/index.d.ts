@@ -1,7 +1,7 @@
 // Type declarations for hologram-exec (hand-written; checked by tests/js/types.test.mjs).
 
 export type DType =
-  | 'float32' | 'float64' | 'float16'
+  | 'float32' | 'float64' | 'float16' | 'bfloat16'
   | 'int8' | 'int16' | 'int32' | 'int64'
   | 'uint8' | 'uint16' | 'uint32' | 'uint64'
   | 'bool';
@@ -29,7 +29,9 @@ export type Input = TensorData | TensorInput;
 
 /** An output. From execute/run the data is an owned copy; from executeAddressed a view. */
 export interface Tensor {
-  /** Float32Array for float32, BigInt64Array for int64, Uint16Array for float16, Uint8Array for bool, ... */
+  /** Float32Array for float32, BigInt64Array for int64, Uint8Array for bool, ...; float16 and
+   * bfloat16 as their bit patterns in a Uint16Array (an input of float16 may also be a
+   * Float16Array where the host has one). */
   data: TypedArray;
   dtype: DType;
   shape: number[];

@@ -13,7 +13,7 @@
 // array with a non-integer -> floats) unless given explicitly as {type, value}.
 import { toBytes } from './holo-writer.js';
 
-export const DT = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, bool: 9, f16: 10, f64: 11, u32: 12, u64: 13 };
+export const DT = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, bool: 9, f16: 10, f64: 11, u32: 12, u64: 13, bf16: 16 };
 
 const isInt = (x) => typeof x === 'bigint' || (typeof x === 'number' && Number.isInteger(x));
 

@@ -12,9 +12,10 @@
 // A node is { op, name, inputs: [value name | ''], outputs: [value name], attrs: { k: {type, value} } }.
 import { DTYPE_SIZE, dtypeName } from './onnx-reader.js';
 import { MORE_SHAPE_RULES, SAME_AS_OUT0 } from './shape-rules.js';
+import { floatToHalf, floatToBf16 } from './half.js';
 
 export { DTYPE_SIZE, dtypeName };
-export const DT = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, bool: 9, f16: 10, f64: 11, u32: 12, u64: 13 };
+export const DT = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, bool: 9, f16: 10, f64: 11, u32: 12, u64: 13, bf16: 16 };
 
 export class IR {
   constructor() {
@@ -97,7 +98,7 @@ export const isIntDtype = (d) => [2, 3, 4, 5, 6, 7, 12, 13].includes(d);
 export const numel = (shape) => shape.reduce((a, d) => a * d, 1);
 export const isConcrete = (shape) => Array.isArray(shape) && shape.every((d) => typeof d === 'number');
 
-/** Elements of a constant as JS values: bigint for 64-bit ints, number otherwise (bool as 0/1, f16 as raw bits). */
+/** Elements of a constant as JS values: bigint for 64-bit ints, number otherwise (bool as 0/1, f16 and bf16 as raw bits). */
 export function readElems(dtype, bytes) {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = DTYPE_SIZE.get(dtype);
@@ -110,7 +111,7 @@ export function readElems(dtype, bytes) {
       case 11: out[i] = dv.getFloat64(p, true); break;
       case 2: case 9: out[i] = dv.getUint8(p); break;
       case 3: out[i] = dv.getInt8(p); break;
-      case 4: case 10: out[i] = dv.getUint16(p, true); break;
+      case 4: case 10: case 16: out[i] = dv.getUint16(p, true); break;
       case 5: out[i] = dv.getInt16(p, true); break;
       case 6: out[i] = dv.getInt32(p, true); break;
       case 12: out[i] = dv.getUint32(p, true); break;
@@ -143,7 +144,9 @@ export function writeElems(dtype, elems) {
       case 12: dv.setUint32(p, Number(BigInt.asUintN(32, int())), true); break;
       case 7: dv.setBigInt64(p, BigInt.asIntN(64, int()), true); break;
       case 13: dv.setBigUint64(p, BigInt.asUintN(64, int()), true); break;
-      // float16 (and unknown codes): a model can ask for one, e.g. Clip-8's bounds of an f16 input
+      // rounded once from the double, as the kernels' Cast from f64 does
+      case 10: dv.setUint16(p, floatToHalf(num), true); break;
+      case 16: dv.setUint16(p, floatToBf16(num), true); break;
       default: throw new Unsupported(`a ${dtypeName(dtype)} constant would be needed, and the converter computes none of that type`);
     }
   });

@@ -366,7 +366,7 @@ OPS.CastLike = {
   attrs: ['saturate'],
   norm(ctx, n) {
     const to = ctx.value(n.inputs[1]).dtype;
-    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13].includes(to)) throw new Unsupported(`cast to ${dtypeName(to)} is not supported`);
+    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16].includes(to)) throw new Unsupported(`cast to ${dtypeName(to)} is not supported`);
     ctx.emit('Cast', [n.inputs[0]], n.outputs, { to: A.int(to) });
   },
 };
@@ -375,7 +375,7 @@ OPS.Cast = {
   norm(ctx, n) {
     const to = attr(n, 'to');
     if (typeof to !== 'number') throw new Unsupported(`Cast 'to' must be an int data type (a string 'to' is opset < 6)`);
-    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13].includes(to)) throw new Unsupported(`cast to ${dtypeName(to)} is not supported`);
+    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16].includes(to)) throw new Unsupported(`cast to ${dtypeName(to)} is not supported`);
     ctx.emit('Cast', n.inputs, n.outputs, { to: A.int(to) });
   },
 };
@@ -489,7 +489,7 @@ OPS.LayerNormalization = {
 };
 
 function holoDtypeSize(dt) {
-  return { 1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 4, 7: 8, 9: 1, 10: 2, 11: 8, 12: 4, 13: 8 }[dt] ?? 0;
+  return { 1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 4, 7: 8, 9: 1, 10: 2, 11: 8, 12: 4, 13: 8, 16: 2 }[dt] ?? 0;
 }
 
 OPS.ConstantOfShape = {

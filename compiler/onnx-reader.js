@@ -8,7 +8,7 @@
 // the decoded messages into plain JS: int64 fields become numbers (BigInt when
 // not exactly representable), tensors become little-endian bytes in the
 // `.holo` dtype codes (the ONNX TensorProto codes). Anything that cannot be
-// represented (external data, strings, complex, bfloat16, sequence types) is
+// represented (external data, strings, complex, float8, sequence types) is
 // refused with an Error naming the tensor or value.
 import onnxProto from 'onnx-proto';
 
@@ -17,7 +17,7 @@ export { onnx };
 
 /** ONNX TensorProto data type code -> byte size, for the codes .holo accepts. */
 export const DTYPE_SIZE = new Map([
-  [1, 4], [2, 1], [3, 1], [4, 2], [5, 2], [6, 4], [7, 8], [9, 1], [10, 2], [11, 8], [12, 4], [13, 8],
+  [1, 4], [2, 1], [3, 1], [4, 2], [5, 2], [6, 4], [7, 8], [9, 1], [10, 2], [11, 8], [12, 4], [13, 8], [16, 2],
 ]);
 export const DTYPE_NAME = {
   0: 'undefined', 1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 8: 'string',
@@ -87,7 +87,8 @@ export function tensorFromProto(tp, what = `tensor '${tp.name ?? ''}'`) {
     case 13: data.forEach((x, i) => dv.setBigUint64(8 * i, BigInt.asUintN(64, int64Big(x)), true)); break;
     case 6: data.forEach((x, i) => dv.setInt32(4 * i, x, true)); break;
     case 5: data.forEach((x, i) => dv.setInt16(2 * i, x, true)); break;
-    case 4: case 10: data.forEach((x, i) => dv.setUint16(2 * i, x & 0xffff, true)); break;
+    // float16 and bfloat16 elements are their bit patterns in int32_data
+    case 4: case 10: case 16: data.forEach((x, i) => dv.setUint16(2 * i, x & 0xffff, true)); break;
     case 3: data.forEach((x, i) => dv.setInt8(i, x)); break;
     case 2: data.forEach((x, i) => dv.setUint8(i, x & 0xff)); break;
     case 9: data.forEach((x, i) => dv.setUint8(i, x ? 1 : 0)); break;

@@ -296,7 +296,7 @@
      .infer = holo_k_trilu_infer, .run = holo_k_trilu_run},
 
     /* ---- Conversion and generation ---- */
-    {.op = "Cast", .identity = "Cast/any/scalar/1", .dtypes = "any",
+    {.op = "Cast", .identity = "Cast/any/scalar/2", .dtypes = "any",
      .infer = holo_k_cast_infer, .run = holo_k_cast_run},
     {.op = "Range", .identity = "Range/f32,f64,i16,i32,i64/scalar/1", .dtypes = "f32,f64,i16,i32,i64",
      .infer = holo_k_range_infer, .run = holo_k_range_run},

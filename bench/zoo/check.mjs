@@ -17,9 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { convert } from '../../compiler/convert.js';
 import { Feeder } from './inputs.mjs';
 import { classifyRefusal } from './refusals.mjs';
+import { halfToFloat, bf16ToFloat } from '../../compiler/half.js';
 
 export const REL_TOL = 1e-4;
-const FLOAT = new Set(['float32', 'float64', 'float16']);
+const FLOAT = new Set(['float32', 'float64', 'float16', 'bfloat16']);
 const ms = (t0) => +(performance.now() - t0).toFixed(1);
 const oneLine = (e) => String(e?.message ?? e).split('\n')[0].slice(0, 500);
 
@@ -34,9 +35,11 @@ export function compareOutput(name, ref, got) {
   const rs = [...ref.dims].map(Number), gs = [...got.shape].map(Number);
   if (rs.join() !== gs.join()) return { ok: false, why: `output '${name}' shape [${gs}] vs onnxruntime [${rs}]` };
   const a = ref.data, b = got.data;
+  // float16/bfloat16 arrive as their bit patterns (Uint16Array): compare values
+  const num = ref.type === 'float16' ? halfToFloat : ref.type === 'bfloat16' ? bf16ToFloat : Number;
   let diff = 0, mx = 0;
   for (let i = 0; i < a.length; i++) {
-    const x = Number(a[i]), y = Number(b[i]);
+    const x = num(Number(a[i])), y = num(Number(b[i]));
     if (Number.isNaN(x) || Number.isNaN(y)) { if (!(Number.isNaN(x) && Number.isNaN(y))) diff = Infinity; continue; }
     mx = Math.max(mx, Math.abs(x));
     diff = Math.max(diff, Math.abs(x - y));
@@ -45,7 +48,7 @@ export function compareOutput(name, ref, got) {
   return { ok, diff, ref: mx, why: ok ? null : `output '${name}' max|diff| ${diff.toExponential(2)} vs max|ref| ${mx.toExponential(2)}` };
 }
 
-const ARRAYS = { float32: Float32Array, float64: Float64Array, int64: BigInt64Array, int32: Int32Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array, int16: Int16Array, uint16: Uint16Array, float16: Uint16Array };
+const ARRAYS = { float32: Float32Array, float64: Float64Array, int64: BigInt64Array, int32: Int32Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array, int16: Int16Array, uint16: Uint16Array, float16: Uint16Array, bfloat16: Uint16Array };
 
 // onnxruntime-node's outputs depend only on the model, the seeded inputs and
 // ORT's version: kept in a cache (one file per model, keyed by those), so a

@@ -64,6 +64,7 @@ static const layout_row ROWS[] = {
     CONST(HOLO_DT_I64),
     CONST(HOLO_DT_BOOL),
     CONST(HOLO_DT_F16),
+    CONST(HOLO_DT_BF16),
     CONST(HOLO_DT_F64),
     CONST(HOLO_DT_U32),
     CONST(HOLO_DT_U64),

@@ -9,7 +9,8 @@ import { CONST, Struct } from './layout.js';
 // holo_dtype (the ONNX TensorProto numbering): name and typed array.
 const DT = [['F32', 'float32', Float32Array], ['U8', 'uint8', Uint8Array], ['I8', 'int8', Int8Array], ['U16', 'uint16', Uint16Array],
   ['I16', 'int16', Int16Array], ['I32', 'int32', Int32Array], ['I64', 'int64', BigInt64Array], ['BOOL', 'bool', Uint8Array],
-  ['F16', 'float16', Uint16Array], ['F64', 'float64', Float64Array], ['U32', 'uint32', Uint32Array], ['U64', 'uint64', BigUint64Array]];
+  ['F16', 'float16', Uint16Array], ['F64', 'float64', Float64Array], ['U32', 'uint32', Uint32Array], ['U64', 'uint64', BigUint64Array],
+  ['BF16', 'bfloat16', Uint16Array]];
 const DTYPES = Object.fromEntries(DT.map(([c, name]) => [CONST[`HOLO_DT_${c}`], name]));
 const ARRAYS = Object.fromEntries(DT.map(([c, , A]) => [CONST[`HOLO_DT_${c}`], A]));
 const UINT8 = CONST.HOLO_DT_U8; // a Uint8ClampedArray may feed it
@@ -34,7 +35,7 @@ function bytesOf(data, port, where) {
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
   if (Array.isArray(data)) {
-    if (!A || port.dtype === 'float16') throw new HologramError('INPUT', `${where}: a plain array cannot be converted to dtype ${port.dtype}; pass bytes`);
+    if (!A || port.dtype === 'float16' || port.dtype === 'bfloat16') throw new HologramError('INPUT', `${where}: a plain array cannot be converted to dtype ${port.dtype}; pass bytes`);
     try {
       const big = A === BigInt64Array || A === BigUint64Array;
       return new Uint8Array(A.from(data, big ? (v) => BigInt(v) : Number).buffer);

@@ -44,9 +44,17 @@
 //    A MatMul, Gemm or Conv of more than 2^26 multiply-adds is not folded
 //    either (its work outgrows its bytes; the load computes it).
 import { runNode } from '../fold-runtime.js';
+import { HALF, JS_WIDEN_BYTES } from './widen-half.js';
 import { DT, DTYPE_SIZE, isConcrete, isIntDtype, numel, readElems, writeElems, attr, i64Bytes, inferNode, normAxis } from '../ir.js';
 
 export { runNode };
+
+/** A Cast of a 16-bit weight (over JS_WIDEN_BYTES) is the load's to compute: the archive keeps the 16-bit bytes. */
+function keepsHalfWeight(ir, node) {
+  if (node.op !== 'Cast') return false;
+  const v = ir.get(node.inputs[0]);
+  return !!v && v.kind === 'const' && HALF.has(v.dtype) && v.bytes.length > JS_WIDEN_BYTES;
+}
 
 
 function constOf(ir, name) {
@@ -254,7 +262,7 @@ function fits(ir, node, bytes) {
 /** Fold one node in place; 'const' (all outputs constant), 'sv', or false. */
 export function foldNode(ir, node, runtime) {
   // a 16-bit weight's widening is the load's (rewrites/widen-half.js): the archive keeps half the bytes
-  if (node.noFold) return false;
+  if (node.noFold || keepsHalfWeight(ir, node)) return false;
   const again = !!ir.get(node.outputs[0])?.sv; // foldConstants revisits the shape values of normalization
   const r = foldJS(ir, node);
   if (r) { if (!again) count(ir, 'js', node.op); return r; }

@@ -63,6 +63,8 @@ function widenSources(ir, readers, wasHalf) {
       ir.setConst(v.name, DT.f32, v.shape, widenBytes(v.dtype, v.bytes));
       continue;
     }
+    // the model's own Casts widen it already (fold-constants left them for the load)
+    if (readers.get(v.name).every((n) => n.op === 'Cast' && n.attrs.to?.value === DT.f32)) continue;
     const src = ir.addConst(`${v.name}/${v.dtype === BF16 ? 'bf16' : 'f16'}`, v.dtype, v.shape, v.bytes);
     Object.assign(v, { kind: 'node', dtype: DT.f32 });
     delete v.bytes;

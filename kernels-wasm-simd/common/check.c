@@ -37,6 +37,7 @@ const char *holo_k_dtype_name(uint32_t dt) {
   case HOLO_DT_I64: return "i64";
   case HOLO_DT_BOOL: return "bool";
   case HOLO_DT_F16: return "f16";
+  case HOLO_DT_BF16: return "bf16";
   case HOLO_DT_F64: return "f64";
   case HOLO_DT_U32: return "u32";
   case HOLO_DT_U64: return "u64";

@@ -23,6 +23,7 @@ double holo_k_load_f64(const void *p, uint32_t dt, size_t i) {
   case HOLO_DT_F32: return ((const float *)p)[i];
   case HOLO_DT_F64: return ((const double *)p)[i];
   case HOLO_DT_F16: return holo_f16_to_f64(((const uint16_t *)p)[i]);
+  case HOLO_DT_BF16: return holo_bf16_to_f64(((const uint16_t *)p)[i]);
   case HOLO_DT_I64: return (double)((const int64_t *)p)[i];
   case HOLO_DT_U64: return (double)((const uint64_t *)p)[i];
   default: return (double)small_int(p, dt, i); /* exact: at most 32 bits */
@@ -31,7 +32,7 @@ double holo_k_load_f64(const void *p, uint32_t dt, size_t i) {
 
 int64_t holo_k_load_i64(const void *p, uint32_t dt, size_t i) {
   switch (dt) {
-  case HOLO_DT_F32: case HOLO_DT_F64: case HOLO_DT_F16: {
+  case HOLO_DT_F32: case HOLO_DT_F64: case HOLO_DT_F16: case HOLO_DT_BF16: {
     double d = holo_k_load_f64(p, dt, i);
     if (d != d) return 0;
     if (d >= 9223372036854775807.0) return INT64_MAX;

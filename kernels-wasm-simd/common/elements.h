@@ -12,7 +12,7 @@
 /* True for the dtypes the loads below handle (every dtype but 0). */
 bool holo_k_numeric(uint32_t dt);
 static inline bool holo_k_is_float(uint32_t dt) {
-  return dt == HOLO_DT_F32 || dt == HOLO_DT_F64 || dt == HOLO_DT_F16;
+  return dt == HOLO_DT_F32 || dt == HOLO_DT_F64 || dt == HOLO_DT_F16 || dt == HOLO_DT_BF16;
 }
 /* Element i of a buffer of dtype dt, as double (i64/u64 beyond 2^53 round). */
 double holo_k_load_f64(const void *p, uint32_t dt, size_t i);

@@ -19,6 +19,10 @@ static inline uint32_t holo_m_bits32(float f) {
   union { float f; uint32_t u; } v = {f};
   return v.u;
 }
+static inline float holo_m_float32(uint32_t u) {
+  union { uint32_t u; float f; } v = {u};
+  return v.f;
+}
 
 /* ln 2 split so k * HOLO_M_LN2_HI is exact for |k| < 2^11 */
 #define HOLO_M_LN2_HI 6.93147180369123816490e-01

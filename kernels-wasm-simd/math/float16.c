@@ -1,4 +1,4 @@
-/* IEEE-754 binary16 <-> double, exact in and rounded once out. */
+/* IEEE-754 binary16 and bfloat16 <-> double, exact in and rounded once out. */
 #include "math/bits.h"
 #include "math/mathlib.h"
 
@@ -13,6 +13,23 @@ double holo_f16_to_f64(uint16_t h) {
     return holo_m_double(((uint64_t)(h & 0x8000) << 48) | 0x7ff8000000000000ull | ((uint64_t)m << 42));
   }
   return s * (double)(m | 0x400) * holo_m_double((uint64_t)(1023 + (int)e - 25) << 52);
+}
+
+double holo_bf16_to_f64(uint16_t b) { return (double)holo_m_float32((uint32_t)b << 16); }
+
+/* Rounded to f32 by round-to-odd first (the nearest f32 toward zero, its
+ * last bit set when inexact), then to bf16 to nearest even: two roundings
+ * that give the one correct rounding, since f32 has more than 8 + 1 bits. */
+uint16_t holo_f64_to_bf16(double d) {
+  if (d != d) {
+    uint64_t u = holo_m_bits(d);
+    return (uint16_t)(((u >> 48) & 0x8000) | 0x7fc0 | ((u >> 45) & 0x3f));
+  }
+  float f = (float)d;
+  uint32_t u = holo_m_bits32(f);
+  if ((double)f != d && !(u & 1)) u = __builtin_fabs((double)f) < __builtin_fabs(d) ? u + 1 : u - 1;
+  if ((u & 0x7fffffffu) >= 0x7f800000u) return (uint16_t)(u >> 16); /* inf */
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
 uint16_t holo_f64_to_f16(double d) {

@@ -85,5 +85,10 @@ double holo_f16_to_f64(uint16_t h);
 /* Round to nearest, ties to even; overflow gives +-inf, NaN stays a quiet
  * NaN with the sign kept. Rounded once from the double (no double rounding). */
 uint16_t holo_f64_to_f16(double d);
+/* bfloat16 (the top half of an f32) <-> double: exact in; out rounded once
+ * to nearest, ties to even, overflow +-inf, NaN a quiet NaN with its sign
+ * and top payload bits (an f32's NaN keeps its bits 16..22). */
+double holo_bf16_to_f64(uint16_t b);
+uint16_t holo_f64_to_bf16(double d);
 
 #endif

@@ -19,6 +19,7 @@ static void store_f(void *y, uint32_t dt, size_t i, double d) {
   case HOLO_DT_F32: ((float *)y)[i] = (float)d; break;
   case HOLO_DT_F64: ((double *)y)[i] = d; break;
   case HOLO_DT_F16: ((uint16_t *)y)[i] = holo_f64_to_f16(d); break;
+  case HOLO_DT_BF16: ((uint16_t *)y)[i] = holo_f64_to_bf16(d); break;
   case HOLO_DT_BOOL: ((uint8_t *)y)[i] = d != 0; break;
   case HOLO_DT_U8: ((uint8_t *)y)[i] = (uint8_t)sat_i64(d, 0, 255); break;
   case HOLO_DT_I8: ((int8_t *)y)[i] = (int8_t)sat_i64(d, -128, 127); break;
@@ -49,6 +50,11 @@ static void store_i(void *y, uint32_t dt, size_t i, uint64_t v, bool is_signed) 
     /* beyond 2^53 the double rounds first, but such values are inf in f16 */
     ((uint16_t *)y)[i] = holo_f64_to_f16(is_signed ? (double)(int64_t)v : (double)v);
     break;
+  case HOLO_DT_BF16:
+    /* beyond 2^53 the double rounds first: a tie it makes can round bf16 the
+     * other way (such ints keep 8 significant bits in bf16 anyway) */
+    ((uint16_t *)y)[i] = holo_f64_to_bf16(is_signed ? (double)(int64_t)v : (double)v);
+    break;
   case HOLO_DT_BOOL: ((uint8_t *)y)[i] = v != 0; break;
   case HOLO_DT_U8: case HOLO_DT_I8: ((uint8_t *)y)[i] = (uint8_t)v; break;
   case HOLO_DT_U16: case HOLO_DT_I16: ((uint16_t *)y)[i] = (uint16_t)v; break;
@@ -58,11 +64,73 @@ static void store_i(void *y, uint32_t dt, size_t i, uint64_t v, bool is_signed) 
   }
 }
 
+/* The 16-bit float <-> f32 casts a widened f16/bf16 model runs on every
+ * weight at load and at every rounding point (compiler/rewrites/
+ * widen-half.js), without the per-element dtype dispatch. A NaN moves by
+ * its bits (sign, quiet bit and payload shifted; never through a float
+ * conversion, whose NaN bits wasm leaves open), so a 16-bit value that is
+ * widened and narrowed again is the same bits, signaling NaNs included,
+ * as a kernel moving it in 16 bits would leave it. */
+static uint32_t bits_of(float f) {
+  union {
+    float f;
+    uint32_t u;
+  } v = {f};
+  return v.u;
+}
+static float float_of(uint32_t u) {
+  union {
+    uint32_t u;
+    float f;
+  } v = {u};
+  return v.f;
+}
+static uint32_t f16_bits_to_f32(uint16_t h) {
+  if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu))
+    return ((uint32_t)(h & 0x8000u) << 16) | 0x7f800000u | ((uint32_t)(h & 0x3ffu) << 13);
+  return bits_of((float)holo_f16_to_f64(h));
+}
+static uint16_t f32_bits_to_f16(uint32_t u) {
+  if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu)) {
+    uint16_t m = (uint16_t)((u & 0x7fffffu) >> 13);
+    return (uint16_t)(((u >> 16) & 0x8000u) | 0x7c00u | (m ? m : 0x200u));
+  }
+  return holo_f64_to_f16((double)float_of(u));
+}
+static uint16_t f32_bits_to_bf16(uint32_t u) {
+  if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu))
+    return (uint16_t)((u >> 16) | ((u & 0x7f0000u) ? 0 : 0x40u));
+  return holo_f64_to_bf16((double)float_of(u));
+}
+
+static bool cast_half(uint32_t sd, uint32_t dd, size_t n, const void *x, void *y) {
+  const uint16_t *h = x;
+  const uint32_t *f = x;
+  uint16_t *ho = y;
+  uint32_t *fo = y;
+  if (sd == HOLO_DT_F16 && dd == HOLO_DT_F32)
+    for (size_t i = 0; i < n; i++)
+      fo[i] = f16_bits_to_f32(h[i]);
+  else if (sd == HOLO_DT_BF16 && dd == HOLO_DT_F32)
+    for (size_t i = 0; i < n; i++)
+      fo[i] = (uint32_t)h[i] << 16;
+  else if (sd == HOLO_DT_F32 && dd == HOLO_DT_F16)
+    for (size_t i = 0; i < n; i++)
+      ho[i] = f32_bits_to_f16(f[i]);
+  else if (sd == HOLO_DT_F32 && dd == HOLO_DT_BF16)
+    for (size_t i = 0; i < n; i++)
+      ho[i] = f32_bits_to_bf16(f[i]);
+  else
+    return false;
+  return true;
+}
+
 void holo_ukernel_cast_numeric__scalar(uint32_t sd, uint32_t dd, size_t n, const void *x, void *y) {
   if (sd == dd && sd != HOLO_DT_BOOL) {
     holo_memcpy(y, x, n * holo_dtype_size(sd));
     return;
   }
+  if (cast_half(sd, dd, n, x, y)) return;
   if (holo_k_is_float(sd)) {
     for (size_t i = 0; i < n; i++) store_f(y, dd, i, holo_k_load_f64(x, sd, i));
   } else if (sd == HOLO_DT_U64) {

@@ -37,9 +37,10 @@ static holo_status binary_dtypes(holo_kernel_call *c, int op, const holo_tensor 
   }
   if ((st = holo_k_ew_same_dtype(c, name, t, 2))) return st;
   if (op == OP_MOD)
-    return dt == HOLO_DT_BOOL ? holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Mod: dtype bool is not supported")
-                              : HOLO_OK;
-  if (dt == HOLO_DT_BOOL || dt == HOLO_DT_F16 || holo_dtype_size(dt) == 0)
+    return dt == HOLO_DT_BOOL || dt == HOLO_DT_BF16
+               ? holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Mod: dtype %s is not supported", holo_k_dtype_name(dt))
+               : HOLO_OK;
+  if (dt == HOLO_DT_BOOL || dt == HOLO_DT_F16 || dt == HOLO_DT_BF16 || holo_dtype_size(dt) == 0)
     return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
                        "%s: dtype %s is not supported (f32, f64 and the integers are)", name,
                        holo_k_dtype_name(dt));

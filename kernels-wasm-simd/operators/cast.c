@@ -1,10 +1,13 @@
-/* Cast (opset 13 semantics for the numeric dtypes: f32, f64, f16, i8, u8,
- * i16, u16, i32, u32, i64, u64, bool), attribute `to` (required).
+/* Cast (opset 13 semantics for the numeric dtypes: f32, f64, f16, bf16, i8,
+ * u8, i16, u16, i32, u32, i64, u64, bool), attribute `to` (required).
  *
  * Conversions, all deterministic:
  *  - float -> float rounds to nearest, ties to even, once (f64 -> f16 goes
- *    straight from the double, no double rounding); overflow gives +-inf,
- *    NaN stays NaN.
+ *    straight from the double, no double rounding; bf16 likewise, as
+ *    onnxruntime's BFloat16 rounds); overflow gives +-inf, NaN stays NaN.
+ *    Between f16 / bf16 and f32 a NaN keeps its bits (sign, quiet bit,
+ *    payload; identity version 2): a 16-bit value widened and narrowed
+ *    again is the same 16 bits, as the converter's widening needs.
  *  - float -> integer truncates toward zero and saturates to the target
  *    range (like wasm's trunc_sat); NaN becomes 0. (ONNX leaves
  *    out-of-range values undefined.)

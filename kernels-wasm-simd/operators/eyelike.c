@@ -46,6 +46,7 @@ static void one_of(uint32_t dt, uint8_t *b) {
     __builtin_memcpy(b, &f, 8);
     break;
   }
+  case HOLO_DT_BF16: b[0] = 0x80, b[1] = 0x3f; break; /* 1.0 */
   case HOLO_DT_F16: {
     uint16_t h = holo_f64_to_f16(1.0);
     __builtin_memcpy(b, &h, 2);

@@ -146,6 +146,92 @@ static void test_cast(void **st) {
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "Cast");
 }
 
+/* bfloat16: f32 -> bf16 rounds to nearest even (onnxruntime's BFloat16),
+ * f64 -> bf16 once; bf16 -> f32 and f16 -> f32 -> f16 keep every bit
+ * pattern, NaNs included (the converter's widening relies on it). */
+static uint16_t bf16_ref(uint32_t u) {
+  if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu))
+    return (uint16_t)((u >> 16) | ((u & 0x7f0000u) ? 0 : 0x40u));
+  if ((u & 0x7fffffffu) == 0x7f800000u) return (uint16_t)(u >> 16);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+static void cast_run(kt_call *k, uint32_t sd, int64_t n, const void *x, uint32_t to) {
+  int64_t s[1] = {n};
+  kt_init(k, "Cast");
+  kt_input(k, 0, sd, 1, s, x);
+  kt_attr_int(k, "to", to);
+  assert_int_equal(kt_exec(k), HOLO_OK);
+  assert_int_equal(k->out[0].dtype, to);
+}
+
+static void test_cast_bf16(void **st) {
+  (void)st;
+  kt_call k;
+  enum { N = 65536 };
+  uint32_t *r = malloc(N * 4);
+  uint16_t *all = malloc(N * 2);
+  uint64_t seed = 5;
+  for (uint32_t i = 0; i < N; i++) {
+    r[i] = i < 16 ? (uint32_t[]){0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7f7fffffu, 0x7f7f8000u,
+                                 0x3f808000u, 0x3f818000u, 0x00008000u, 0x00018000u, 0x7f800001u,
+                                 0xffc00000u, 0x7fbf0000u, 0x00000001u, 0x3f80ffffu, 0xbf808001u}[i]
+                  : (uint32_t)kt_rand(&seed);
+    all[i] = (uint16_t)i;
+  }
+  cast_run(&k, HOLO_DT_F32, N, r, HOLO_DT_BF16);
+  const uint16_t *b = k.out[0].data;
+  for (uint32_t i = 0; i < N; i++) assert_int_equal(b[i], bf16_ref(r[i]));
+  kt_free(&k);
+  cast_run(&k, HOLO_DT_BF16, N, all, HOLO_DT_F32);
+  const uint32_t *w = k.out[0].data;
+  for (uint32_t i = 0; i < N; i++) assert_int_equal(w[i], i << 16);
+  kt_free(&k);
+  /* f16 -> f32 -> f16 and bf16 -> f32 -> bf16: the same 16 bits, every pattern */
+  for (uint32_t dt = HOLO_DT_F16; dt <= HOLO_DT_BF16; dt += HOLO_DT_BF16 - HOLO_DT_F16) {
+    cast_run(&k, dt, N, all, HOLO_DT_F32);
+    kt_call k2;
+    cast_run(&k2, HOLO_DT_F32, N, k.out[0].data, dt);
+    assert_memory_equal(k2.out[0].data, all, N * 2);
+    kt_free(&k2);
+    kt_free(&k);
+  }
+  /* f64 -> bf16 rounds once: a tie goes to even, just above a tie up */
+  double d[5] = {1.0 + 0x1p-8, 1.0 + 0x1p-8 + 0x1p-40, 1.0 + 3 * 0x1p-8, 0x1.fep127 + 0x1p119, -0.0};
+  const uint16_t wd[5] = {0x3f80, 0x3f81, 0x3f82, 0x7f80, 0x8000};
+  cast_run(&k, HOLO_DT_F64, 5, d, HOLO_DT_BF16);
+  assert_memory_equal(k.out[0].data, wd, sizeof wd);
+  kt_free(&k);
+  /* integers: 257 -> 256 (ties to even), -3 exact; bf16 -> i32 truncates */
+  int32_t xi[2] = {257, -3};
+  const uint16_t wi[2] = {0x4380, 0xc040};
+  cast_run(&k, HOLO_DT_I32, 2, xi, HOLO_DT_BF16);
+  assert_memory_equal(k.out[0].data, wi, sizeof wi);
+  kt_free(&k);
+  const uint16_t bh[2] = {0x4039, 0xc039}; /* 2.890625, -2.890625 */
+  const int32_t wt[2] = {2, -2};
+  cast_run(&k, HOLO_DT_BF16, 2, bh, HOLO_DT_I32);
+  assert_memory_equal(k.out[0].data, wt, sizeof wt);
+  kt_free(&k);
+  /* EyeLike of bf16 writes 1.0 = 0x3f80; Mod refuses bf16 */
+  int64_t s22[2] = {2, 2};
+  float z[4] = {0};
+  kt_init(&k, "EyeLike");
+  kt_input(&k, 0, HOLO_DT_F32, 2, s22, z);
+  kt_attr_int(&k, "dtype", HOLO_DT_BF16);
+  assert_int_equal(kt_exec(&k), HOLO_OK);
+  const uint16_t we[4] = {0x3f80, 0, 0, 0x3f80};
+  assert_memory_equal(k.out[0].data, we, sizeof we);
+  kt_free(&k);
+  kt_init(&k, "Mod");
+  kt_input(&k, 0, HOLO_DT_BF16, 1, (int64_t[]){2}, wi);
+  kt_input(&k, 1, HOLO_DT_BF16, 1, (int64_t[]){2}, wi);
+  kt_attr_int(&k, "fmod", 1);
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "Mod");
+  free(r);
+  free(all);
+}
+
 /* -------------------------------------------------------------- Reduce */
 
 static const char *const red_ops[] = {"ReduceSum",    "ReduceMean",      "ReduceMax", "ReduceMin",
@@ -1046,6 +1132,7 @@ static void test_layernorm(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cast),
+      cmocka_unit_test(test_cast_bf16),
       cmocka_unit_test(test_reduce),
       cmocka_unit_test(test_argminmax),
       cmocka_unit_test(test_unary),

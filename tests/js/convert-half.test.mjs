@@ -8,8 +8,8 @@ import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
-import { floatToHalf, halfToFloat } from '../../compiler/half.js';
-import { OnnxBuilder, FLOAT, FLOAT16, INT64, rand } from './onnx-build.mjs';
+import { floatToHalf, halfToFloat, floatToBf16, bf16ToFloat } from '../../compiler/half.js';
+import { OnnxBuilder, FLOAT, FLOAT16, BFLOAT16, INT64, rand } from './onnx-build.mjs';
 
 const rt = await init();
 const H = FLOAT16;
@@ -187,6 +187,45 @@ test("isnet_medium's first layer: f32 input cast to f16, a dense 3x3 stride-2 Co
   b.node('Cast', ['x'], ['xh'], { to: H }).node('Conv', ['xh', 'w', 'c'], ['y16'], { strides: [2, 2], pads: [1, 1, 1, 1] });
   b.node('Cast', ['y16'], ['y'], { to: FLOAT }).output('y', FLOAT, null);
   await agree(b, { x: ['float32', rand(2 * 1025 * 1025, 1), [1, 2, 1025, 1025]] }, 'conv_in', { rtol: 1e-4 });
+});
+
+test('bfloat16: Cast f32 -> bf16 -> f32 equals onnxruntime-node bit for bit (ties to even, overflow, subnormals); bf16 I/O as Uint16Array dtype bfloat16', async () => {
+  const f = new Float32Array([1 + 2 ** -8, 1 + 3 * 2 ** -8, -(1 + 2 ** -8 + 2 ** -20), 3.3961e38, 3.4e38, Infinity, -0, 1e-39, 9.2e-41, 0.1, -65504, 2 ** -133, ...rand(500, 100)]);
+  // onnxruntime-node takes no bf16 graph I/O: compare the rounded values through f32
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [f.length]).node('Cast', ['x'], ['h'], { to: BFLOAT16 }).node('Cast', ['h'], ['y'], { to: FLOAT }).output('y', FLOAT, null);
+  const feeds = { x: ['float32', f, [f.length]] };
+  const want = (await ortRun(b.bytes(), feeds)).y.data;
+  assert.equal([...holoRun(b.bytes(), feeds).y.data], [...want], 'f32 -> bf16 -> f32');
+  const b1 = new OnnxBuilder(13);
+  b1.input('x', FLOAT, [f.length]).node('Cast', ['x'], ['y'], { to: BFLOAT16 }).output('y', BFLOAT16, null);
+  const got = holoRun(b1.bytes(), feeds).y;
+  assert.is(got.dtype, 'bfloat16');
+  assert.instance(got.data, Uint16Array);
+  assert.equal([...got.data].map(bf16ToFloat), [...want], 'the bf16 output holds those values');
+  assert.equal([...got.data], [...f].map(floatToBf16), "the compiler's conversion agrees");
+  // and back: bf16 input -> f32, exact
+  const b2 = new OnnxBuilder(13);
+  b2.input('x', BFLOAT16, [f.length]).node('Cast', ['x'], ['y'], { to: FLOAT }).output('y', FLOAT, null);
+  const back = holoRun(b2.bytes(), { x: ['bfloat16', got.data, [f.length]] }).y.data;
+  assert.equal([...back], [...got.data].map(bf16ToFloat));
+});
+
+test('bfloat16 weights: kept 16-bit in the archive, widened at load; agrees with onnxruntime-node', async () => {
+  const b = new OnnxBuilder(13);
+  const w = Uint16Array.from(rand(128 * 96, 0.2), floatToBf16);
+  b.input('x', FLOAT, [2, 128]).init('w', BFLOAT16, [128, 96], w);
+  b.node('Cast', ['w'], ['wf'], { to: FLOAT }).node('MatMul', ['x', 'wf'], ['m']).node('Cast', ['m'], ['h'], { to: BFLOAT16 }).node('Cast', ['h'], ['y'], { to: FLOAT }).output('y', FLOAT, null);
+  const bytes = b.bytes();
+  const { holo, report } = convert(bytes);
+  assert.ok(holo.length < 128 * 96 * 3, `archive ${holo.length} B holds the weight in 16 bits`);
+  assert.ok(report.opsOut.Cast >= 1, "the model's Cast of the weight is left for the load");
+  const feeds = { x: ['float32', rand(256, 1), [2, 128]] };
+  const want = (await ortRun(bytes, feeds)).y.data;
+  const got = holoRun(bytes, feeds).y.data;
+  let worst = 0;
+  for (let i = 0; i < got.length; i++) worst = Math.max(worst, Math.abs(ord(floatToBf16(got[i])) - ord(floatToBf16(want[i]))));
+  assert.ok(worst <= 1, `${worst} bf16 ulps`);
 });
 
 test.run();
