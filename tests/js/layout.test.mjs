@@ -149,8 +149,8 @@ test('the status codes and dtype names of the shim are the C enums', () => {
     if (code !== 'OK') assert.match(dts, new RegExp(`'${code}'`), `index.d.ts ErrorCode lacks ${code}`);
   }
   const dt = consts.filter((r) => r[1].startsWith('HOLO_DT_'));
-  assert.is(dt.length, 12);
-  const nameOf = (c) => (c === 'BOOL' ? 'bool' : `${{ F: 'float', U: 'uint', I: 'int' }[c[0]]}${c.slice(1)}`); // F32 -> float32
+  assert.is(dt.length, 13);
+  const nameOf = (c) => (c === 'BOOL' ? 'bool' : c === 'BF16' ? 'bfloat16' : `${{ F: 'float', U: 'uint', I: 'int' }[c[0]]}${c.slice(1)}`); // F32 -> float32
   for (const [, name, v] of dt) assert.is(dtypeName(v), nameOf(name.slice('HOLO_DT_'.length)), name);
 });
 
