@@ -56,7 +56,8 @@ void holo_sampler_config_default(holo_sampler_config *c) {
 
 holo_status holo_sampler_config_check(const holo_sampler_config *c, uint32_t vocab, holo_error *err) {
   if (!c) return CFG_ERR("config is NULL");
-  if (c->kind != HOLO_SAMPLER_GREEDY && c->kind != HOLO_SAMPLER_DEFAULT && c->kind != HOLO_SAMPLER_MIROSTAT_V2)
+  if (c->kind != HOLO_SAMPLER_GREEDY && c->kind != HOLO_SAMPLER_DEFAULT &&
+      c->kind != HOLO_SAMPLER_MIROSTAT_V2)
     return CFG_ERR("unknown sampler kind %d", (int)c->kind);
   if (!finite(c->temperature) || c->temperature < 0) return CFG_ERR("temperature must be finite and >= 0");
   if (!(c->top_p > 0 && c->top_p <= 1)) return CFG_ERR("top_p must be in (0, 1]");
@@ -67,7 +68,8 @@ holo_status holo_sampler_config_check(const holo_sampler_config *c, uint32_t voc
   if (!finite(c->penalty.frequency) || !finite(c->penalty.presence))
     return CFG_ERR("frequency and presence penalties must be finite");
   if (c->kind == HOLO_SAMPLER_MIROSTAT_V2) {
-    if (!finite(c->mirostat_tau) || !(c->mirostat_tau > 0)) return CFG_ERR("mirostat tau must be finite and > 0");
+    if (!finite(c->mirostat_tau) || !(c->mirostat_tau > 0))
+      return CFG_ERR("mirostat tau must be finite and > 0");
     if (!(c->mirostat_eta > 0 && c->mirostat_eta <= 1)) return CFG_ERR("mirostat eta must be in (0, 1]");
   }
   return HOLO_OK;
@@ -80,14 +82,15 @@ void holo_sampler_reset(holo_sampler *s) {
   s->last_prob = 0;
 }
 
-holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uint32_t vocab, const holo_allocator *a,
-                              holo_error *err) {
+holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uint32_t vocab,
+                              const holo_allocator *a, holo_error *err) {
   if (!s || !a) return holo_err(err, HOLO_ERR_ARG, "sampler: sampler or allocator is NULL");
   holo_memset(s, 0, sizeof *s);
   if (vocab == 0) return CFG_ERR("vocabulary is empty");
   holo_status st = holo_sampler_config_check(c, vocab, err);
   if (st) return st;
-  if (vocab > (uint32_t)(SIZE_MAX / 16)) return holo_err(err, HOLO_ERR_LIMIT, "sampler: vocabulary too large");
+  if (vocab > (uint32_t)(SIZE_MAX / 16))
+    return holo_err(err, HOLO_ERR_LIMIT, "sampler: vocabulary too large");
   s->cfg = *c;
   s->vocab = vocab;
   s->a = *a;
@@ -130,12 +133,15 @@ uint32_t holo_argmax(const float *l, uint32_t vocab, const uint8_t *allowed) {
 
 /* Heap sort of idx[0..n) by w[idx] descending, ties by lower index first:
  * a total order, so the result is deterministic. */
-static inline bool before(const float *w, uint32_t a, uint32_t b) { return w[a] > w[b] || (w[a] == w[b] && a < b); }
+static inline bool before(const float *w, uint32_t a, uint32_t b) {
+  return w[a] > w[b] || (w[a] == w[b] && a < b);
+}
 
 static void sift(const float *w, uint32_t *idx, uint32_t i, uint32_t n) {
   for (;;) {
     uint32_t l = 2 * i + 1, m = i;
-    if (l < n && !before(w, idx[l], idx[m])) m = l; /* min-heap on `before` order: the last goes to the root */
+    if (l < n && !before(w, idx[l], idx[m]))
+      m = l; /* min-heap on `before` order: the last goes to the root */
     if (l + 1 < n && !before(w, idx[l + 1], idx[m])) m = l + 1;
     if (m == i) return;
     uint32_t t = idx[i];
@@ -146,7 +152,8 @@ static void sift(const float *w, uint32_t *idx, uint32_t i, uint32_t n) {
 
 static void sort_desc(const float *w, uint32_t *idx, uint32_t n) {
   if (n < 2) return;
-  for (uint32_t i = n / 2; i-- > 0;) sift(w, idx, i, n);
+  for (uint32_t i = n / 2; i-- > 0;)
+    sift(w, idx, i, n);
   for (uint32_t end = n - 1; end > 0; end--) {
     uint32_t t = idx[0];
     idx[0] = idx[end], idx[end] = t;
@@ -176,11 +183,17 @@ static void apply_penalties(holo_sampler *s, float *w, const uint32_t *hist, uin
   }
 }
 
-holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint32_t *history, uint32_t n_history,
-                                const uint32_t *generated, uint32_t n_generated, uint32_t *token, holo_error *err) {
-  if (!s || !s->work || !logits || !token) return holo_err(err, HOLO_ERR_ARG, "sample: sampler, logits or token is NULL");
+/* The sampler's final distribution before the draw: w[] holds the
+ * probabilities, idx[0..keep) the kept tokens in descending order (keep 0:
+ * the draw is deterministic and *token is set). Shared by the draw and by
+ * holo_sampler_probs, so speculative acceptance sees exactly the
+ * distribution a plain draw samples. */
+static holo_status truncated(holo_sampler *s, const float *logits, const uint32_t *history,
+                             uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
+                             uint32_t *keep_out, double *mass_out, uint32_t *token, holo_error *err) {
   const uint32_t V = s->vocab;
   float *w = s->work;
+  *keep_out = 0;
   holo_memcpy(w, logits, (size_t)V * 4);
   for (uint32_t i = 0; i < V; i++)
     if (w[i] != w[i]) return holo_err(err, HOLO_ERR_ARG, "sample: logit %u is NaN", i);
@@ -189,18 +202,20 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
   if (s->mask) {
     holo_memset(s->allowed, 0, V);
     holo_status st = s->mask(s->mask_ctx, generated, n_generated, s->allowed, V);
-    if (st) return holo_err(err, st, "ConstrainedSampler: the mask callback failed (%s)", holo_status_name(st));
+    if (st)
+      return holo_err(err, st, "ConstrainedSampler: the mask callback failed (%s)", holo_status_name(st));
     allowed = s->allowed;
     uint32_t any = 0;
-    for (uint32_t i = 0; i < V; i++) any |= allowed[i];
-    if (!any) return holo_err(err, HOLO_ERR_STATE, "ConstrainedSampler: no token is allowed after %u tokens", n_generated);
+    for (uint32_t i = 0; i < V; i++)
+      any |= allowed[i];
+    if (!any)
+      return holo_err(err, HOLO_ERR_STATE, "ConstrainedSampler: no token is allowed after %u tokens",
+                      n_generated);
     for (uint32_t i = 0; i < V; i++)
       if (!allowed[i]) w[i] = NEG_INF;
   }
   if (s->cfg.kind == HOLO_SAMPLER_GREEDY || s->cfg.temperature == 0) {
     *token = holo_argmax(w, V, allowed);
-    s->last_prob = 1.0f;
-    s->last_surprise = 0;
     return HOLO_OK;
   }
   /* Softmax of w / T over the finite candidates, sorted by probability. */
@@ -213,7 +228,6 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
     }
   if (n == 0 || mx == __builtin_inff()) {
     *token = holo_argmax(w, V, allowed);
-    s->last_prob = 1.0f;
     return HOLO_OK;
   }
   double sum = 0;
@@ -222,13 +236,15 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
     w[i] = holo_gen_expf((w[i] - mx) * inv_t);
     sum += w[i];
   }
-  for (uint32_t j = 0; j < n; j++) w[s->idx[j]] = (float)(w[s->idx[j]] / sum);
+  for (uint32_t j = 0; j < n; j++)
+    w[s->idx[j]] = (float)(w[s->idx[j]] / sum);
   sort_desc(w, s->idx, n);
   uint32_t keep = n;
   if (s->cfg.kind == HOLO_SAMPLER_MIROSTAT_V2) {
     /* Keep the tokens whose surprise -log2 p is at most mu (at least one). */
     keep = 1;
-    while (keep < n && -log2f_(w[s->idx[keep]]) <= s->mu) keep++;
+    while (keep < n && -log2f_(w[s->idx[keep]]) <= s->mu)
+      keep++;
   } else {
     if (s->cfg.top_k && s->cfg.top_k < keep) keep = s->cfg.top_k;
     if (s->cfg.top_p < 1.0f) { /* smallest prefix whose mass reaches top_p */
@@ -243,12 +259,34 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
     if (s->cfg.min_p > 0) {
       float floor = s->cfg.min_p * w[s->idx[0]];
       uint32_t j = 1;
-      while (j < keep && w[s->idx[j]] >= floor) j++;
+      while (j < keep && w[s->idx[j]] >= floor)
+        j++;
       keep = j;
     }
   }
   double mass = 0;
-  for (uint32_t j = 0; j < keep; j++) mass += w[s->idx[j]];
+  for (uint32_t j = 0; j < keep; j++)
+    mass += w[s->idx[j]];
+  *keep_out = keep;
+  *mass_out = mass;
+  return HOLO_OK;
+}
+
+holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint32_t *history,
+                                uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
+                                uint32_t *token, holo_error *err) {
+  if (!s || !s->work || !logits || !token)
+    return holo_err(err, HOLO_ERR_ARG, "sample: sampler, logits or token is NULL");
+  uint32_t keep;
+  double mass;
+  holo_status st = truncated(s, logits, history, n_history, generated, n_generated, &keep, &mass, token, err);
+  if (st) return st;
+  if (keep == 0) {
+    s->last_prob = 1.0f;
+    s->last_surprise = 0;
+    return HOLO_OK;
+  }
+  const float *w = s->work;
   double r = (double)holo_rng_uniform(&s->rng) * mass, c = 0;
   uint32_t pick = keep - 1;
   for (uint32_t j = 0; j < keep; j++) {
@@ -262,6 +300,26 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
   float p = (float)(w[*token] / mass);
   s->last_prob = p;
   s->last_surprise = -log2f_(p);
-  if (s->cfg.kind == HOLO_SAMPLER_MIROSTAT_V2) s->mu -= s->cfg.mirostat_eta * (s->last_surprise - s->cfg.mirostat_tau);
+  if (s->cfg.kind == HOLO_SAMPLER_MIROSTAT_V2)
+    s->mu -= s->cfg.mirostat_eta * (s->last_surprise - s->cfg.mirostat_tau);
+  return HOLO_OK;
+}
+
+holo_status holo_sampler_probs(holo_sampler *s, const float *logits, const uint32_t *history,
+                               uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
+                               float *probs, holo_error *err) {
+  if (!s || !s->work || !logits || !probs)
+    return holo_err(err, HOLO_ERR_ARG, "probs: sampler, logits or probs is NULL");
+  uint32_t keep, tok = 0;
+  double mass;
+  holo_status st = truncated(s, logits, history, n_history, generated, n_generated, &keep, &mass, &tok, err);
+  if (st) return st;
+  holo_memset(probs, 0, (size_t)s->vocab * 4);
+  if (keep == 0) {
+    probs[tok] = 1.0f;
+    return HOLO_OK;
+  }
+  for (uint32_t j = 0; j < keep; j++)
+    probs[s->idx[j]] = (float)(s->work[s->idx[j]] / mass);
   return HOLO_OK;
 }

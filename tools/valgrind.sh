@@ -24,7 +24,7 @@ for src in tests/c/test_*.c; do
     echo "valgrind $name: BUILD FAILED"; tail -5 "$P/logs/$name.build"; fail=$((fail + 1)); continue
   fi
   s0=$(date +%s)
-  valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+  HOLO_TEST_LIGHT=1 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
     --show-leak-kinds=definite,indirect --track-origins=yes --trace-children=no -q \
     "$P/$name" >"$P/logs/$name.out" 2>"$P/logs/$name.vg"
   rc=$?

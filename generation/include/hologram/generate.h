@@ -100,6 +100,12 @@ void holo_sampler_reset(holo_sampler *s);
 holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint32_t *history,
                                 uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
                                 uint32_t *token, holo_error *err);
+/* The distribution a draw from these logits would sample (penalties, mask,
+ * temperature, top-k/top-p/min-p, renormalised; zero outside the kept set;
+ * one-hot at the argmax when greedy) into probs[0..vocab). Draws nothing:
+ * the RNG and Mirostat's state are untouched. */
+holo_status holo_sampler_probs(holo_sampler *s, const float *logits, const uint32_t *history, uint32_t n_history,
+                               const uint32_t *generated, uint32_t n_generated, float *probs, holo_error *err);
 /* Index of the largest logit (lowest index on ties), over allowed[] if given. */
 uint32_t holo_argmax(const float *logits, uint32_t vocab, const uint8_t *allowed);
 
@@ -367,6 +373,20 @@ typedef struct holo_spec_report {
 holo_status holo_speculative_run(holo_gen *target, holo_gen *draft, uint32_t k, const holo_gen_options *o,
                                  uint32_t *out, uint32_t cap, uint32_t *n_out, holo_spec_report *rep,
                                  holo_error *err);
+
+/* Speculative decoding with sampling: the draft samples each proposal from
+ * smp's distribution over its logits (q), the target accepts it with
+ * probability min(1, p/q) under smp's distribution over its own (p), and a
+ * rejected proposal is replaced by a draw from max(0, p - q) renormalised;
+ * after k accepted proposals of a sequence target the bonus token is drawn
+ * from p. Each emitted token is distributed exactly as holo_gen_run with smp
+ * would draw it (not the same bytes: the draws differ). smp's RNG drives
+ * every draw; Mirostat is refused. Greedy samplers work (p, q one-hot) and
+ * then equal holo_speculative_run's output. The generators' inspectors do
+ * not run. Target and draft are left as after holo_speculative_run. */
+holo_status holo_speculative_sample_run(holo_gen *target, holo_gen *draft, uint32_t k, holo_sampler *smp,
+                                        const holo_gen_options *o, uint32_t *out, uint32_t cap, uint32_t *n_out,
+                                        holo_spec_report *rep, holo_error *err);
 
 #ifdef __cplusplus
 }
