@@ -10,7 +10,9 @@
 //     target-only greedy): the target verifying k proposals in ONE charlm-verify
 //     execution (C, holo_speculative_run) and, for reference, one step per
 //     proposal: acceptance rate and speed-up.
-//   node bench/generate.mjs [--tokens N] [--k K] [--reps R]     (make bench-generate)
+//   - speculative decoding with sampling (temperature 0.8, rejection sampling) vs
+//     target-only sampling at the same temperature;
+//   node bench/generate.mjs [--tokens N] [--k K] [--reps R] [--speculative-only]   (make bench-generate)
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -53,10 +55,10 @@ const warm = (s) => {
 const fresh = (name, retain) => load(bytes[name]).then((s) => { if (retain !== undefined) s.retainBytes = retain; return s; });
 
 // hologram: prefill time, then per-token decode times (greedy)
-async function holoRun(name, n = N) {
+async function holoRun(name, n = N, gen = GREEDY) {
   const s = await fresh(name);
   warm(s);
-  const g = s.generator(GREEDY);
+  const g = s.generator(gen);
   let t0 = now();
   g.prefill(PROMPT); // K tokens per execution for charlm-verify
   const prefill = now() - t0;
@@ -104,12 +106,12 @@ async function ortRun(name, n = N) {
 // greedy speculative decoding in C (generator.speculate): target = charlm-verify
 // (one execution verifies the proposals) or charlm (one step per proposal);
 // draft rolled back by position (masked KV cache: the state label is kept)
-async function speculative(targetName, k, n = N) {
+async function speculative(targetName, k, n = N, gen = GREEDY) {
   const rt = await init();
   const T = rt.load(bytes[targetName]), D = rt.load(bytes.draft);
   warm(T); warm(D);
   const t0 = now();
-  const tg = T.generator(GREEDY), dg = D.generator({ ...GREEDY, model: { ...GREEDY.model, maskedState: true } });
+  const tg = T.generator(gen), dg = D.generator({ ...GREEDY, model: { ...GREEDY.model, maskedState: true } });
   tg.prefill(PROMPT); dg.prefill(PROMPT);
   const t1 = now();
   const r = tg.speculate(dg, { k, maxTokens: n });
@@ -159,28 +161,51 @@ async function promptCache(name) {
 
 const fmt = (x, d = 1) => x.toFixed(d);
 const same = (a, b) => dec(a) === dec(b);
+// the engine, memo and prompt-cache tables; summary() prints their key=value lines
+async function peerTables() {
+  const h = await best(REPS, () => holoRun('charlm')), o = await best(REPS, () => ortRun('charlm'));
+  const hv = await best(REPS, () => holoRun('charlm-verify')), ov = await best(REPS, () => ortRun('charlm-verify'));
+  for (const [n, r] of [['onnxruntime-web', o], ['hologram charlm-verify', hv], ['onnxruntime-web charlm-verify', ov]])
+    if (!same(h.out, r.out)) console.log(`note: greedy continuations differ:\n  holo ${JSON.stringify(dec(h.out))}\n  ${n} ${JSON.stringify(dec(r.out))}`);
+  const row = (name, r) => console.log(`| ${name.padEnd(34)} | ${fmt(PROMPT.length / r.prefill * 1e3).padStart(8)} | ${fmt(N / r.decode * 1e3).padStart(8)} | ${fmt(r.decode / N, 2).padStart(7)} |`);
+  console.log('\n| engine, graph                      | prefill tok/s | decode tok/s | ms/token |\n|---|---|---|---|');
+  row('hologram (simd128), step graph', h); row('onnxruntime-web (1 thr), step graph', o);
+  row('hologram, charlm-verify (K=4)', hv); row('onnxruntime-web, charlm-verify', ov);
+  console.log('(charlm-verify: prefill 4 tokens per execution; decode one real token per execution, padded)');
+  console.log(`greedy: ${JSON.stringify(dec(h.out))}`);
+
+  const r64 = await repeat(undefined), rInf = await repeat(Infinity);
+  console.log('\n| prompt again (memo) | cold prefill ms | repeat ms | repeat dispatches | memo hits |\n|---|---|---|---|---|');
+  for (const [n, r] of [['retain 64 MiB (default)', r64], ['retain Infinity', rInf]])
+    console.log(`| ${n} | ${fmt(r.cold.ms)} | ${fmt(r.hot.ms, 2)} | ${r.hot.dispatches} | ${r.hot.memoHits}/${r.hot.steps} |`);
+  const pcs = await promptCache('charlm'), pcv = await promptCache('charlm-verify');
+  console.log('\n| prompt cache (retain 64 MiB) | cold prefill ms (computed) | hit ms (reused) | new session, from the store: ms (reused) | then table hit ms |\n|---|---|---|---|---|');
+  for (const [n, r] of [['charlm', pcs], ['charlm-verify', pcv]])
+    console.log(`| ${n} | ${fmt(r.cold.ms)} (${r.cold.prefillComputed}) | ${fmt(r.hot.ms, 2)} (${r.hot.prefillReused}) | ${fmt(r.store.ms, 2)} (${r.store.prefillReused}, store hits ${r.pc.storeHits}) | ${fmt(r.again.ms, 2)} |`);
+
+  return { summary() {
+    console.log(`\nprefill_tok_s_holo=${fmt(PROMPT.length / h.prefill * 1e3)}`);
+    console.log(`prefill_tok_s_ort=${fmt(PROMPT.length / o.prefill * 1e3)}`);
+    console.log(`prefill_tok_s_holo_batched=${fmt(PROMPT.length / hv.prefill * 1e3)}`);
+    console.log(`prefill_tok_s_ort_batched=${fmt(PROMPT.length / ov.prefill * 1e3)}`);
+    console.log(`decode_tok_s_holo=${fmt(N / h.decode * 1e3)}`);
+    console.log(`decode_tok_s_ort=${fmt(N / o.decode * 1e3)}`);
+    console.log(`prefill_tok_s_ratio=${fmt(o.prefill / h.prefill, 3)}`);
+    console.log(`prefill_batched_tok_s_ratio=${fmt(ov.prefill / hv.prefill, 3)}`);
+    console.log(`prefill_batched_over_step=${fmt(h.prefill / hv.prefill, 3)}`);
+    console.log(`decode_tok_s_ratio=${fmt(o.decode / h.decode, 3)}`);
+    console.log(`prompt_repeat_over_cold_default=${fmt(r64.hot.ms / r64.cold.ms, 4)}`);
+    console.log(`prompt_repeat_over_cold_infinity=${fmt(rInf.hot.ms / rInf.cold.ms, 4)}`);
+    console.log(`prompt_cache_hit_over_cold=${fmt(pcs.hot.ms / pcs.cold.ms, 4)}`);
+    console.log(`prompt_cache_store_over_cold=${fmt(pcs.store.ms / pcs.cold.ms, 4)}`);
+  } };
+}
+
 console.log(`charlm (4x128), prompt ${PROMPT.length} bytes, ${N} greedy tokens, best of ${REPS} runs each, node ${process.version}, ${process.arch}`);
 await holoRun('charlm'); // warm-up (wasm compile, tier-up)
-const h = await best(REPS, () => holoRun('charlm')), o = await best(REPS, () => ortRun('charlm'));
-const hv = await best(REPS, () => holoRun('charlm-verify')), ov = await best(REPS, () => ortRun('charlm-verify'));
-for (const [n, r] of [['onnxruntime-web', o], ['hologram charlm-verify', hv], ['onnxruntime-web charlm-verify', ov]])
-  if (!same(h.out, r.out)) console.log(`note: greedy continuations differ:\n  holo ${JSON.stringify(dec(h.out))}\n  ${n} ${JSON.stringify(dec(r.out))}`);
-const row = (name, r) => console.log(`| ${name.padEnd(34)} | ${fmt(PROMPT.length / r.prefill * 1e3).padStart(8)} | ${fmt(N / r.decode * 1e3).padStart(8)} | ${fmt(r.decode / N, 2).padStart(7)} |`);
-console.log('\n| engine, graph                      | prefill tok/s | decode tok/s | ms/token |\n|---|---|---|---|');
-row('hologram (simd128), step graph', h); row('onnxruntime-web (1 thr), step graph', o);
-row('hologram, charlm-verify (K=4)', hv); row('onnxruntime-web, charlm-verify', ov);
-console.log('(charlm-verify: prefill 4 tokens per execution; decode one real token per execution, padded)');
-console.log(`greedy: ${JSON.stringify(dec(h.out))}`);
-
-const r64 = await repeat(undefined), rInf = await repeat(Infinity);
-console.log('\n| prompt again (memo) | cold prefill ms | repeat ms | repeat dispatches | memo hits |\n|---|---|---|---|---|');
-for (const [n, r] of [['retain 64 MiB (default)', r64], ['retain Infinity', rInf]])
-  console.log(`| ${n} | ${fmt(r.cold.ms)} | ${fmt(r.hot.ms, 2)} | ${r.hot.dispatches} | ${r.hot.memoHits}/${r.hot.steps} |`);
-const pcs = await promptCache('charlm'), pcv = await promptCache('charlm-verify');
-console.log('\n| prompt cache (retain 64 MiB) | cold prefill ms (computed) | hit ms (reused) | new session, from the store: ms (reused) | then table hit ms |\n|---|---|---|---|---|');
-for (const [n, r] of [['charlm', pcs], ['charlm-verify', pcv]])
-  console.log(`| ${n} | ${fmt(r.cold.ms)} (${r.cold.prefillComputed}) | ${fmt(r.hot.ms, 2)} (${r.hot.prefillReused}) | ${fmt(r.store.ms, 2)} (${r.store.prefillReused}, store hits ${r.pc.storeHits}) | ${fmt(r.again.ms, 2)} |`);
-
+// --speculative-only: just the speculative tables (greedy and sampled)
+const SPEC_ONLY = argv.includes('--speculative-only');
+const peers = SPEC_ONLY ? null : await peerTables();
 const base = await best(REPS, () => holoRun('charlm'));
 const baseMs = base.prefill + base.decode;
 console.log('\n| speculative (draft 1x64), target | k | acceptance | rounds | target execs | draft execs | decode ms | decode speed-up | total ms | total speed-up |\n|---|---|---|---|---|---|---|---|---|---|');
@@ -193,21 +218,24 @@ for (const [tname, k] of [['charlm-verify', 1], ['charlm-verify', 2], ['charlm-v
 }
 console.log(`(✓ output identical to target-only greedy; target-only greedy, step graph: prefill ${fmt(base.prefill)} ms + decode ${fmt(base.decode)} ms = ${fmt(baseMs)} ms)`);
 const sp3 = specs['charlm-verify_3'];
-console.log(`\nprefill_tok_s_holo=${fmt(PROMPT.length / h.prefill * 1e3)}`);
-console.log(`prefill_tok_s_ort=${fmt(PROMPT.length / o.prefill * 1e3)}`);
-console.log(`prefill_tok_s_holo_batched=${fmt(PROMPT.length / hv.prefill * 1e3)}`);
-console.log(`prefill_tok_s_ort_batched=${fmt(PROMPT.length / ov.prefill * 1e3)}`);
-console.log(`decode_tok_s_holo=${fmt(N / h.decode * 1e3)}`);
-console.log(`decode_tok_s_ort=${fmt(N / o.decode * 1e3)}`);
-console.log(`prefill_tok_s_ratio=${fmt(o.prefill / h.prefill, 3)}`);
-console.log(`prefill_batched_tok_s_ratio=${fmt(ov.prefill / hv.prefill, 3)}`);
-console.log(`prefill_batched_over_step=${fmt(h.prefill / hv.prefill, 3)}`);
-console.log(`decode_tok_s_ratio=${fmt(o.decode / h.decode, 3)}`);
-console.log(`prompt_repeat_over_cold_default=${fmt(r64.hot.ms / r64.cold.ms, 4)}`);
-console.log(`prompt_repeat_over_cold_infinity=${fmt(rInf.hot.ms / rInf.cold.ms, 4)}`);
-console.log(`prompt_cache_hit_over_cold=${fmt(pcs.hot.ms / pcs.cold.ms, 4)}`);
-console.log(`prompt_cache_store_over_cold=${fmt(pcs.store.ms / pcs.cold.ms, 4)}`);
+
+// sampled speculative decoding (rejection sampling, holo_speculative_sample_run): the
+// same law as target-only sampling (chi-square in tests/c/test_gen_spec_sample.c), so
+// the baseline is target-only sampling at the same temperature, step graph
+const HOT = { sampler: { kind: 'default', temperature: 0.8 }, seed: 7, model: GREEDY.model };
+const hot = await best(REPS, () => holoRun('charlm', N, HOT));
+const hotMs = hot.prefill + hot.decode;
+console.log('\n| sampled speculative (T = 0.8), target | k | acceptance | rounds | target execs | draft execs | decode ms | decode speed-up | total ms | total speed-up |\n|---|---|---|---|---|---|---|---|---|---|');
+const hots = {};
+for (const k of [1, 2, 3]) {
+  const r = await best(REPS, () => speculative('charlm-verify', k, N, HOT), (x) => x.ms);
+  console.log(`| charlm-verify (1 execution per round) | ${k} | ${fmt(r.acceptance, 3)} (${r.accepted}/${r.proposed}) | ${r.rounds} | ${r.targetSteps} | ${r.draftSteps} | ${fmt(r.decodeMs)} | ${fmt(hot.decode / r.decodeMs, 2)} | ${fmt(r.ms)} | ${fmt(hotMs / r.ms, 2)} |`);
+  hots[k] = r;
+}
+console.log(`(target-only sampling at T = 0.8, step graph: prefill ${fmt(hot.prefill)} ms + decode ${fmt(hot.decode)} ms = ${fmt(hotMs)} ms)`);
+if (peers) peers.summary();
 console.log(`spec_acceptance_k3_verify=${fmt(sp3.acceptance, 3)}`);
 console.log(`spec_decode_speedup_k3_verify=${fmt(base.decode / sp3.decodeMs, 3)}`);
 console.log(`spec_total_speedup_k3_verify=${fmt(baseMs / sp3.ms, 3)}`);
+for (const k of [1, 2, 3]) console.log(`spec_sampled_decode_speedup_k${k}_verify=${fmt(hot.decode / hots[k].decodeMs, 3)}`);
 console.log(`spec_speedup_k${K}_step=${fmt(baseMs / specs[`charlm_${K}`].ms, 3)}`);

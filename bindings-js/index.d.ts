@@ -339,7 +339,10 @@ export interface GenerateOptions {
   onToken?: (token: number, index: number) => boolean | void;
   /** Restore the longest cached prefix of the prompt (the session's prompt cache; options for its creation). */
   promptCache?: boolean | PromptCacheOptions;
-  /** Greedy speculative decoding with a draft session loaded in the same module instance (one init()). */
+  /** Speculative decoding with a draft session loaded in the same module instance (one init()): greedy
+   * samplers give target-only greedy output; any other sampler accepts draft proposals by rejection
+   * sampling (min(1, p/q), residual resample), so tokens follow target-only sampling's distribution
+   * (Mirostat is refused). */
   speculative?: { draft: Session; k?: number; model?: ModelOptions };
 }
 export interface ModelOptions {
@@ -381,7 +384,8 @@ export interface Generator {
   prefill(tokens: ReadonlyArray<number> | Uint32Array, options?: { promptCache?: boolean | PromptCacheOptions }): { reused: number; computed: number };
   /** Forgets the last n fed tokens, keeping the state (sequence models or model.maskedState). */
   rewind(n: number): void;
-  /** Greedy speculative decoding with a draft generator of the same module instance. */
+  /** Speculative decoding with a draft generator of the same module instance, under this generator's
+   * sampler (greedy: identical to greedy decoding; otherwise rejection sampling, same distribution). */
   speculate(draft: Generator, options?: { k?: number; maxTokens?: number; stopToken?: number }): SpeculativeReport & { tokens: number[] };
   readonly vocab: number;
   /** Tokens per execution (K for a K-token sequence model). */

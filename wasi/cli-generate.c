@@ -4,8 +4,8 @@
  * --vocab CHARS (token i = the i-th byte of CHARS). The generated text goes
  * to stdout, a JSON summary line to stderr. With --warm-store DIR the
  * prompt's state is cached in DIR, so a later process starts warm. With
- * --draft DRAFT.holo, greedy speculative decoding (a K-token target verifies
- * the draft's proposals in one execution). */
+ * --draft DRAFT.holo, speculative decoding (a K-token target verifies the
+ * draft's proposals in one execution; greedy, or rejection sampling). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ static const char GEN_USAGE[] =
     "  --stop-token N         stop at this token (not printed)\n"
     "  --token-input PORT --position-input PORT --logits-output PORT  (default: 0, 'pos', 0)\n"
     "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n"
-    "  --draft DRAFT.holo [--k K]  greedy speculative decoding with this draft model\n"
+    "  --draft DRAFT.holo [--k K]  speculative decoding with this draft model (greedy or sampled)\n"
     "                         (same tokens and ports; K proposals per round, default 3)\n";
 
 static int port_of(holo_session *s, const char *v, bool input, int *out) {
@@ -193,9 +193,9 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
   if (!a->file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
   if (!a->prompt && !a->prompt_tokens)
     return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
-  if (a->draft_file && (sc->kind != HOLO_SAMPLER_GREEDY || a->regex))
-    return cli_fail(CLI_USAGE,
-                    "generate: --draft is greedy speculative decoding: give --greedy (and no --regex)");
+  if (a->draft_file && (sc->kind == HOLO_SAMPLER_MIROSTAT_V2 || a->regex))
+    return cli_fail(CLI_USAGE, "generate: --draft takes --greedy or a temperature/top-k/top-p sampler (no "
+                               "--mirostat, no --regex)");
   return 0;
 }
 
@@ -333,8 +333,12 @@ static holo_status gen_decode(gen_ctx *c, const gen_args *a) {
   holo_gen_options go = {a->max_tokens, a->stop, 0, 0};
   if (c->dg_init) {
     if ((st = holo_gen_prefill(&c->dg, c->toks, (uint32_t)c->n, &c->err))) return st;
-    st =
-        holo_speculative_run(&c->g, &c->dg, a->spec_k, &go, c->out, a->max_tokens, &c->got, &c->rep, &c->err);
+    /* greedy verifies by argmax; any other sampler by rejection sampling */
+    if (a->sc.kind == HOLO_SAMPLER_GREEDY || a->sc.temperature == 0)
+      st = holo_speculative_run(&c->g, &c->dg, a->spec_k, &go, c->out, a->max_tokens, &c->got, &c->rep, &c->err);
+    else
+      st = holo_speculative_sample_run(&c->g, &c->dg, a->spec_k, &c->smp, &go, c->out, a->max_tokens, &c->got,
+                                       &c->rep, &c->err);
   } else {
     st = holo_gen_run(&c->g, &c->smp, &go, c->out, a->max_tokens, &c->got, &c->err);
   }

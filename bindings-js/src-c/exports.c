@@ -189,6 +189,23 @@ EXPORT(holo_wasm_gen_stats) void wasm_gen_stats_get(wasm_gen *x, wasm_gen_stats 
   out->steps = x->g.stats.steps, out->dispatches = x->g.stats.dispatches;
   out->memo_hits = x->g.stats.memo_hits, out->elided = x->g.stats.elided;
 }
+/* Speculative decoding with draft d (a generator handle: its holo_gen is
+ * the first member). A greedy target sampler (or temperature 0) takes the
+ * greedy path; any other samples speculatively under the target's sampler
+ * (holo_speculative_sample_run). stop < 0: none. */
+EXPORT(holo_wasm_gen_speculative)
+int wasm_gen_speculative(wasm_gen *t, holo_gen *d, uint32_t k, uint32_t max_tokens, int32_t stop, uint32_t *out,
+                         uint32_t cap, uint32_t *n_out, wasm_spec_report *report, holo_error *err) {
+  holo_gen_options o = {max_tokens, stop, 0, 0};
+  holo_spec_report r = {0};
+  bool greedy = t->smp.cfg.kind == HOLO_SAMPLER_GREEDY || t->smp.cfg.temperature == 0;
+  holo_status st = greedy ? holo_speculative_run(&t->g, d, k, &o, out, cap, n_out, &r, err)
+                          : holo_speculative_sample_run(&t->g, d, k, &t->smp, &o, out, cap, n_out, &r, err);
+  report->proposed = r.proposed, report->accepted = r.accepted, report->rounds = r.rounds;
+  report->target_steps = r.target_steps, report->draft_steps = r.draft_steps;
+  return st;
+}
+
 EXPORT(holo_wasm_gen_free) void wasm_gen_free(wasm_gen *x) {
   if (!x) return;
   holo_sampler_free(&x->smp);

@@ -1,6 +1,6 @@
 /* Generation exports beyond exports.c's step API (docs/generation.md):
  * batched prefill, position rewind, the prompt cache (bounded, persisted
- * through the host WarmStore) and speculative decoding for the JS shim.
+ * through the host WarmStore) for the JS shim.
  *
  * A generator handle from holo_wasm_gen_new (exports.c) points at a struct
  * whose FIRST member is the holo_gen, so the handle converts to a holo_gen*
@@ -36,17 +36,7 @@ EXPORT(holo_wasm_gen_rewind) int wasm_gen_rewind(holo_gen *g, uint32_t n, holo_e
   return holo_gen_rewind(g, n, err);
 }
 
-/* Greedy speculative decoding. stop < 0: none. */
-EXPORT(holo_wasm_gen_speculative)
-int wasm_gen_speculative(holo_gen *t, holo_gen *d, uint32_t k, uint32_t max_tokens, int32_t stop,
-                         uint32_t *out, uint32_t cap, uint32_t *n_out, wasm_spec_report *report, holo_error *err) {
-  holo_gen_options o = {max_tokens, stop, 0, 0};
-  holo_spec_report r = {0};
-  holo_status st = holo_speculative_run(t, d, k, &o, out, cap, n_out, &r, err);
-  report->proposed = r.proposed, report->accepted = r.accepted, report->rounds = r.rounds;
-  report->target_steps = r.target_steps, report->draft_steps = r.draft_steps;
-  return st;
-}
+/* (speculative decoding is in exports.c: it needs the target's sampler) */
 
 /* --------------------------------------------------------- prompt cache */
 

@@ -12,7 +12,6 @@ function checkOptions(opts, isSession) {
   const sp = opts.speculative;
   if (sp !== undefined && sp !== null) {
     if (typeof sp !== 'object' || !isSession(sp.draft)) throw new HologramError('ARG', 'generate: speculative must be { draft: Session, k?, model? }');
-    if ((opts.sampler?.kind ?? 'greedy') !== 'greedy') throw new HologramError('ARG', "generate: speculative decoding is greedy (sampler kind 'greedy')");
   }
   return { maxTokens, stop: opts.stopToken ?? -1, sp };
 }

@@ -144,9 +144,11 @@ function stepApi(h, rt, state, outp) {
       check(x.holo_wasm_gen_rewind(g, n, err));
     },
     /**
-     * Greedy speculative decoding with `draft` (a generator of a session in the
+     * Speculative decoding with `draft` (a generator of a session in the
      * same module instance, prefilled with the same prompt): up to k proposals
      * per round; a sequence-model target verifies them in one execution.
+     * Under this generator's sampler: greedy gives greedy's output, any
+     * other accepts by rejection sampling (target-only sampling's law).
      * Returns { tokens, proposed, accepted, acceptance, rounds, targetSteps, draftSteps }.
      */
     speculate(draft, o = {}) { return speculate(h, rt, alive(), draft, o); },

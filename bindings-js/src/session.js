@@ -222,8 +222,10 @@ export class Session {
    * { maxBytes, maxEntries } for the first use) restores the longest cached
    * prefix of the prompt from this session's prompt cache (setPromptCache) and
    * records the prompt. speculative: { draft: Session (same module instance,
-   * see init()), k, model } — greedy speculative decoding, output identical to
-   * greedy; onToken is then called after the run. Returns { tokens, stats
+   * see init()), k, model } — speculative decoding under `sampler`: greedy
+   * output identical to greedy decoding, sampled output distributed as
+   * target-only sampling (rejection sampling); onToken is then called after
+   * the run. Returns { tokens, stats
    * (+ prefillTokens, prefillReused, prefillComputed), speculative? }.
    */
   generate(prompt, opts = {}) { return generate(this.#h, this, prompt, opts, isSession); }

@@ -325,7 +325,15 @@ test('charlm-verify (K=4): batched prefill and speculative decoding equal step-g
   // errors: a draft of another module instance, a non-greedy sampler
   const other = await load(charlm('draft'));
   code(() => ver.generate(prompts[1], { model: M, speculative: { draft: other } }), 'ARG', /same module instance/);
-  code(() => ver.generate(prompts[1], { model: M, sampler: { kind: 'default' }, speculative: { draft } }), 'ARG', /greedy/);
+  // sampled speculative decoding (the law is tested in C: test_gen_spec_sample): a seed names one
+  // output, every token is emitted and fed, fewer target executions than tokens; Mirostat refused
+  const hot = { sampler: { kind: 'default', temperature: 0.8 }, seed: 9, model: M, maxTokens: 40 };
+  const s1 = ver.generate(prompts[0], { ...hot, speculative: { draft, k: 3, model: { ...M, maskedState: true } } });
+  const s2 = ver.generate(prompts[0], { ...hot, speculative: { draft, k: 3, model: M } });
+  assert.is(s1.tokens.length, 40);
+  assert.equal(s2.tokens, s1.tokens, 'the draft rolled back by rewind or by snapshot: same draws');
+  assert.ok(s1.speculative.accepted > 0 && s1.speculative.targetSteps < 40, JSON.stringify(s1.speculative));
+  code(() => ver.generate(prompts[1], { model: M, sampler: { kind: 'mirostat', tau: 5 }, speculative: { draft } }), 'ARG', /Mirostat/);
   code(() => ver.generate(prompts[1], { model: M, speculative: {} }), 'ARG', /speculative must be/);
   other.dispose(); step.dispose(); ver.dispose(); draft.dispose();
 });

@@ -426,6 +426,13 @@ test('generate on gen-bigram: greedy, seeded samplers, --regex, --stop-token; WA
   const seq = ['--greedy', '--prompt-tokens', '1,2,3', '--max-tokens', '20', '--vocab', VOCAB];
   const step = genBoth(['fx/gen-seq-step.holo', ...seq], 'gen-seq-step');
   assert.is(genBoth(['fx/gen-seq.holo', '--draft', 'fx/gen-seq-draft.holo', '--k', '3', ...seq], '--draft'), step);
+  // sampled speculative decoding (rejection sampling): a seed names one text, WASI equals native
+  const hot = ['--seed', '5', '--temperature', '0.8', '--prompt-tokens', '1,2,3', '--max-tokens', '20', '--vocab', VOCAB];
+  const h1 = genBoth(['fx/gen-seq.holo', '--draft', 'fx/gen-seq-draft.holo', '--k', '3', ...hot], '--draft sampled');
+  assert.is(h1.length, 20);
+  assert.is(genBoth(['fx/gen-seq.holo', '--draft', 'fx/gen-seq-draft.holo', '--k', '3', ...hot], '--draft sampled again'), h1);
+  for (const [k, run] of BOTH)
+    fails(run(['generate', 'fx/gen-seq.holo', '--draft', 'fx/gen-seq-draft.holo', '--mirostat', '3', ...hot]), 1, '--draft', 'mirostat', `${k} --draft --mirostat`);
 });
 
 // The char-LM is the case that crashed: 18 of 20 runs of this command died with
