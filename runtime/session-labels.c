@@ -12,8 +12,10 @@ void holo__s_node_prefix(holo_session *s, uint32_t i, const holo_kernel *k) {
   uint8_t w[8];
   const char *bid = s->be->identity;
   uint32_t blen = 0, klen = 0;
-  while (bid[blen]) blen++;
-  while (k->identity[klen]) klen++;
+  while (bid[blen])
+    blen++;
+  while (k->identity[klen])
+    klen++;
   holo_sha256_init(c);
   holo_sha256_update(c, tag, sizeof tag);
   holo_sha256_update(c, bid, blen + 1);
@@ -42,8 +44,10 @@ void holo__s_computed_digest(holo_session *s, uint32_t i, uint32_t k, holo_diges
   holo_put_u32le(w, n->n_in);
   holo_sha256_update(&c, w, 4);
   for (uint32_t j = 0; j < n->n_in; j++) {
-    if (n->in[j] == HOLO_ABSENT) holo_sha256_update(&c, zeros, HOLO_LABEL_LEN);
-    else holo_label_hash_into(&c, &s->slot[n->in[j]]->d);
+    if (n->in[j] == HOLO_ABSENT)
+      holo_sha256_update(&c, zeros, HOLO_LABEL_LEN);
+    else
+      holo_label_hash_into(&c, &s->slot[n->in[j]]->d);
   }
   holo_put_u32le(w, k);
   holo_sha256_update(&c, w, 4);
@@ -73,8 +77,8 @@ static bool host_leaf(const holo_hasher *h, const uint8_t *bytes, size_t len, si
   return h->sha256(h->ctx, parts, 2, out) == HOLO_OK;
 }
 
-static void tree_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank, const uint8_t *bytes,
-                        size_t len, bool host, holo_digest *out) {
+static void tree_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank,
+                        const uint8_t *bytes, size_t len, bool host, holo_digest *out) {
   uint8_t d[LEAF_WINDOW][32];
   holo_sha256 root;
   size_t n = holo__content_leaves(len);
@@ -84,11 +88,13 @@ static void tree_digest(holo_session *s, uint32_t dtype, const int64_t *shape, u
     uint32_t tasks = (uint32_t)((j.n + 3) / 4);
     if (host) {
       for (size_t i = 0; i < j.n; i++)
-        if (!host_leaf(&s->hasher, bytes, len, w0 + i, d[i])) holo__content_leaf_group(bytes, len, w0 + i, 1, d + i);
+        if (!host_leaf(&s->hasher, bytes, len, w0 + i, d[i]))
+          holo__content_leaf_group(bytes, len, w0 + i, 1, d + i);
     } else if (s->be->parallel_for && tasks > 1) {
       s->be->parallel_for(s->be->pctx, tasks, leaf_task, &j);
     } else {
-      for (uint32_t t = 0; t < tasks; t++) leaf_task(&j, t);
+      for (uint32_t t = 0; t < tasks; t++)
+        leaf_task(&j, t);
     }
     holo_sha256_update(&root, d, 32 * j.n);
   }
@@ -99,8 +105,8 @@ static void tree_digest(holo_session *s, uint32_t dtype, const int64_t *shape, u
  * is installed and the input is large enough, else ours (also when the host
  * declines); a tree label's leaves over the pool's threads when there is
  * no host hash. Same preimage, same label either way. */
-void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank, const void *bytes,
-                          size_t len, holo_digest *out) {
+void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank,
+                          const void *bytes, size_t len, holo_digest *out) {
   s->c.bytes_hashed += len;
   bool host = s->hasher.sha256 && len >= s->hasher.min_bytes;
   if (len > HOLO_CONTENT_CHUNK) {
@@ -121,14 +127,16 @@ void holo__s_memo_key(holo_session *s, holo_digest *key) {
   uint8_t w[4];
   const char *bid = s->be->identity;
   uint32_t blen = 0;
-  while (bid[blen]) blen++;
+  while (bid[blen])
+    blen++;
   holo_sha256_init(&c);
   holo_sha256_update(&c, tag, sizeof tag);
   holo_label_hash_into(&c, &s->archive_digest);
   holo_sha256_update(&c, bid, blen + 1);
   holo_put_u32le(w, s->ar.n_in_ports);
   holo_sha256_update(&c, w, 4);
-  for (uint32_t i = 0; i < s->ar.n_in_ports; i++) holo_label_hash_into(&c, &s->in_digests[i]);
+  for (uint32_t i = 0; i < s->ar.n_in_ports; i++)
+    holo_label_hash_into(&c, &s->in_digests[i]);
   holo_sha256_final(&c, key->b);
 }
 
@@ -148,13 +156,20 @@ void holo__code_identity(const holo_session *s, uint8_t out[32]) {
   hash_cstr(&c, s->be->identity);
   holo_put_u32le(w, s->ar.n_nodes);
   holo_sha256_update(&c, w, 4);
-  for (uint32_t i = 0; i < s->ar.n_nodes; i++)
-    hash_cstr(&c, s->kernels[i]->identity);
+  for (uint32_t i = 0; i < s->ar.n_nodes; i++) {
+    if (s->kernels[i]) {
+      hash_cstr(&c, s->kernels[i]->identity);
+      continue;
+    }
+    /* a control node: the runtime's construct, named by its op */
+    holo_sha256_update(&c, s->ar.nodes[i].op.p, s->ar.nodes[i].op.len);
+    holo_sha256_update(&c, "", 1);
+  }
   holo_sha256_final(&c, out);
 }
 
 bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out) {
-  if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out) return false;
+  if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out || s->control[node]) return false;
   const holo_ar_node *n = &s->ar.nodes[node];
   for (uint32_t j = 0; j < n->n_in; j++)
     if (n->in[j] != HOLO_ABSENT && !s->slot[n->in[j]]) return false;

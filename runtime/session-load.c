@@ -32,29 +32,36 @@ static holo_status bind_constants(holo_session *s, holo_error *err) {
 
 static holo_status plan(holo_session *s, holo_error *err) {
   holo_archive *ar = &s->ar;
-  if (ar->n_graphs)
-    return holo_err(err, HOLO_ERR_UNSUPPORTED, "nested graphs (%u, control flow) are not executed by this runtime yet",
-                    ar->n_graphs);
   for (uint32_t v = 0; v < ar->n_values; v++)
     s->last_use[v] = ar->values[v].kind == HOLO_VK_NODE ? ar->values[v].aux : 0;
   for (uint32_t i = 0; i < ar->n_nodes; i++) {
     const holo_ar_node *n = &ar->nodes[i];
-    bool cone = true;
+    /* Nested graphs and control nodes run per execution, never in the cone:
+     * a branch not taken must not run (nor fail) at load. */
+    bool cone = ar->node_graph[i] == 0 && n->n_graphs == 0;
     for (uint32_t k = 0; k < n->n_in; k++) {
       uint32_t v = n->in[k];
       if (v == HOLO_ABSENT) continue;
-      s->last_use[v] = i;
+      uint32_t at = holo__s_reader_in(s, i, holo_archive_value_graph(ar, v));
+      if (at > s->last_use[v]) s->last_use[v] = at;
       const holo_ar_value *val = &ar->values[v];
       if (!(val->kind == HOLO_VK_CONST || (val->kind == HOLO_VK_NODE && s->in_cone[val->aux]))) cone = false;
     }
     s->in_cone[i] = cone && !(s->flags & HOLO_OPT_NO_WARM_CONE);
+    if (n->n_graphs) {
+      holo_status st = holo__s_plan_control(s, i, err);
+      if (st) return st;
+      continue;
+    }
     s->kernels[i] = s->be->lookup(s->be->ctx, n->op.p, n->op.len);
     if (!s->kernels[i])
       return holo_err(err, HOLO_ERR_UNSUPPORTED, NODE_FMT ": unsupported op %.*s (backend %s)",
                       NODE_ARGS(i, n), (int)n->op.len, n->op.p, s->be->identity);
     holo__s_node_prefix(s, i, s->kernels[i]);
   }
-  for (uint32_t p = 0; p < ar->n_out_ports; p++) s->last_use[ar->out_ports[p]] = ar->n_nodes;
+  holo__s_plan_graph_uses(s);
+  for (uint32_t p = 0; p < ar->n_out_ports; p++)
+    s->last_use[ar->out_ports[p]] = ar->n_nodes;
   return HOLO_OK;
 }
 
@@ -75,6 +82,7 @@ static holo_status alloc_tables(holo_session *s, holo_error *err) {
   s->kernels = holo__s_zalloc(s, ar->n_nodes, sizeof *s->kernels);
   s->prefix = holo__s_zalloc(s, ar->n_nodes, sizeof *s->prefix);
   s->in_cone = holo__s_zalloc(s, ar->n_nodes, 1);
+  s->control = holo__s_zalloc(s, ar->n_nodes, 1);
   s->last_use = holo__s_zalloc(s, ar->n_values, sizeof *s->last_use);
   s->slot = holo__s_zalloc(s, ar->n_values, sizeof *s->slot);
   s->held = holo__s_zalloc(s, ar->n_values, 1);
@@ -83,9 +91,10 @@ static holo_status alloc_tables(holo_session *s, holo_error *err) {
   s->tin = holo__s_zalloc(s, 64, sizeof *s->tin);
   s->tout = holo__s_zalloc(s, 64, sizeof *s->tout);
   s->in_digests = holo__s_zalloc(s, ar->n_in_ports, sizeof *s->in_digests);
-  if (!s->kernels || !s->prefix || !s->in_cone || !s->last_use || !s->slot || !s->held ||
+  if (!s->kernels || !s->prefix || !s->in_cone || !s->control || !s->last_use || !s->slot || !s->held ||
       !s->out_entries || !s->sym || !s->tin || !s->tout || !s->in_digests)
-    return holo_err(err, HOLO_ERR_MEMORY, "out of memory: session tables for %u nodes, %u values", ar->n_nodes, ar->n_values);
+    return holo_err(err, HOLO_ERR_MEMORY, "out of memory: session tables for %u nodes, %u values",
+                    ar->n_nodes, ar->n_values);
   return HOLO_OK;
 }
 
@@ -102,8 +111,8 @@ static void archive_label(holo_session *s, const uint8_t *archive, size_t len) {
 }
 
 /* Everything after the archive parsed: arena, memo, tables, plan, cone. */
-static holo_status load_parsed(holo_session *s, const uint8_t *archive, size_t len, const holo_options *options,
-                               holo_error *err) {
+static holo_status load_parsed(holo_session *s, const uint8_t *archive, size_t len,
+                               const holo_options *options, holo_error *err) {
   holo_status st;
   if ((st = holo_arena_init(&s->arena, &s->a, options->memory_budget, err))) return st;
   s->arena.retain = HOLO_DEFAULT_RETAIN_BYTES;
@@ -124,10 +133,12 @@ static holo_status load_parsed(holo_session *s, const uint8_t *archive, size_t l
 holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_backend *backend,
                               const holo_options *options, holo_session **out, holo_error *err) {
   if (out) *out = 0;
-  if (!archive || !backend || !out) return holo_err(err, HOLO_ERR_ARG, "load: archive, backend or out is NULL");
+  if (!archive || !backend || !out)
+    return holo_err(err, HOLO_ERR_ARG, "load: archive, backend or out is NULL");
   const holo_allocator *a = options ? options->allocator : 0;
   if (!a || !a->alloc || !a->free) return holo_err(err, HOLO_ERR_ARG, "load: options->allocator is required");
-  if (!backend->identity || !backend->lookup) return holo_err(err, HOLO_ERR_ARG, "load: backend has no identity or lookup");
+  if (!backend->identity || !backend->lookup)
+    return holo_err(err, HOLO_ERR_ARG, "load: backend has no identity or lookup");
   holo_session *s = a->alloc(a->ctx, sizeof *s, 16);
   if (!s) return holo_err(err, HOLO_ERR_MEMORY, "out of memory allocating the session");
   holo_memset(s, 0, sizeof *s);
@@ -153,9 +164,10 @@ void holo_session_free(holo_session *s) {
   holo__s_free_packs(s);
   holo_arena_destroy(&s->arena);
   holo_memo_destroy(&s->memo);
-  void *p[] = {s->kernels, s->prefix, s->in_cone, s->last_use, s->slot, s->held,
-               s->out_entries, s->sym, s->tin, s->tout, s->in_digests, s->scratch};
-  for (unsigned i = 0; i < sizeof p / sizeof p[0]; i++) holo__s_free(s, p[i]);
+  void *p[] = {s->kernels,     s->prefix, s->in_cone, s->control, s->last_use,   s->slot,   s->held,
+               s->out_entries, s->sym,    s->tin,     s->tout,    s->in_digests, s->scratch};
+  for (unsigned i = 0; i < sizeof p / sizeof p[0]; i++)
+    holo__s_free(s, p[i]);
   holo_archive_release(&s->ar, &s->a);
   s->a.free(s->a.ctx, s);
 }

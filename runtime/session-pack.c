@@ -33,8 +33,9 @@ holo_status holo__s_plan_packs(holo_session *s, holo_error *err) {
     const holo_ar_node *n = &ar->nodes[i];
     bool any = false;
     /* a cone node runs once at load: nothing to gain from a layout */
-    if (s->kernels[i]->pack && !s->in_cone[i])
-      for (uint32_t k = 0; k < n->n_in && !any; k++) any = is_constant(s, n->in[k]);
+    if (s->kernels[i] && s->kernels[i]->pack && !s->in_cone[i])
+      for (uint32_t k = 0; k < n->n_in && !any; k++)
+        any = is_constant(s, n->in[k]);
     s->pack_base[i] = any ? total : NO_PACK;
     if (any) total += n->n_in;
   }
@@ -61,12 +62,13 @@ static holo_status pack_input(holo_session *s, uint32_t i, uint32_t k, bool *lat
   const holo_kernel *kern = s->kernels[i];
   char msg[HOLO_MSG_CAP], prefix[160];
   msg[0] = 0;
-  holo_kernel_call call = {n->attrs, n->n_attrs, s->tin, n->n_in, 0, 0, 0, 0, -1,
-                           s->be->parallel_for, s->be->pctx, msg, sizeof msg, 0, 0};
+  holo_kernel_call call = {n->attrs, n->n_attrs,          s->tin,      n->n_in, 0,          0, 0, 0,
+                           -1,       s->be->parallel_for, s->be->pctx, msg,     sizeof msg, 0, 0};
   holo_pack_call pc = {&call, k, 0, 0};
   holo_status st = kern->pack(&pc);
   if (st)
-    return holo_err(err, st, NODE_FMT ": packing input %u: %s", NODE_ARGS(i, n), k, msg[0] ? msg : "refused by the kernel");
+    return holo_err(err, st, NODE_FMT ": packing input %u: %s", NODE_ARGS(i, n), k,
+                    msg[0] ? msg : "refused by the kernel");
   if (!pc.bytes) return HOLO_OK;
   size_t want = pc.bytes;
   holo_buf *b;

@@ -14,7 +14,7 @@ void holo__s_bind(holo_session *s, uint32_t v, holo_entry *e) {
   }
 }
 
-static void unhold(holo_session *s, uint32_t v) {
+void holo__s_unhold(holo_session *s, uint32_t v) {
   if (s->held[v]) {
     holo_arena_live_dec(&s->arena, s->slot[v]);
     s->held[v] = 0;
@@ -22,7 +22,8 @@ static void unhold(holo_session *s, uint32_t v) {
 }
 
 void holo__s_release_all(holo_session *s) {
-  for (uint32_t v = 0; v < s->ar.n_values; v++) unhold(s, v);
+  for (uint32_t v = 0; v < s->ar.n_values; v++)
+    holo__s_unhold(s, v);
 }
 
 /* -------------------------------------------------------------- dispatch */
@@ -32,7 +33,8 @@ static holo_status scratch_reserve(holo_session *s, size_t bytes, holo_error *er
   holo__s_free(s, s->scratch);
   s->scratch_cap = 0;
   s->scratch = s->a.alloc(s->a.ctx, bytes, 64);
-  if (!s->scratch) return holo_err(err, HOLO_ERR_MEMORY, "out of memory: kernel workspace of %zu bytes", bytes);
+  if (!s->scratch)
+    return holo_err(err, HOLO_ERR_MEMORY, "out of memory: kernel workspace of %zu bytes", bytes);
   s->scratch_cap = bytes;
   return HOLO_OK;
 }
@@ -43,7 +45,8 @@ static bool try_resident(holo_session *s, uint32_t i, const holo_digest *od) {
   const holo_ar_node *n = &s->ar.nodes[i];
   for (uint32_t k = 0; k < n->n_out; k++)
     if (!holo_arena_find(&s->arena, &od[k])) return false;
-  for (uint32_t k = 0; k < n->n_out; k++) holo__s_bind(s, n->out[k], holo_arena_find(&s->arena, &od[k]));
+  for (uint32_t k = 0; k < n->n_out; k++)
+    holo__s_bind(s, n->out[k], holo_arena_find(&s->arena, &od[k]));
   return true;
 }
 
@@ -88,7 +91,8 @@ static void bind_call_inputs(holo_session *s, const holo_ar_node *n) {
     t->data = e->buf->data;
     t->dtype = e->dtype;
     t->rank = e->rank;
-    for (uint32_t d = 0; d < e->rank; d++) t->shape[d] = e->shape[d];
+    for (uint32_t d = 0; d < e->rank; d++)
+      t->shape[d] = e->shape[d];
     t->bytes = e->buf->bytes;
   }
   holo_memset(s->tout, 0, sizeof(holo_tensor) * n->n_out);
@@ -104,14 +108,16 @@ static holo_status compute_node(holo_session *s, uint32_t i, const holo_digest *
   bind_call_inputs(s, n);
   if ((st = holo__s_packed(s, i, &packed, err))) return st;
   msg[0] = 0;
-  holo_kernel_call call = {n->attrs, n->n_attrs, s->tin, n->n_in, s->tout, n->n_out, 0, 0, -1,
-                           s->be->parallel_for, s->be->pctx, msg, sizeof msg, 0, packed};
+  holo_kernel_call call = {n->attrs,    n->n_attrs, s->tin,     n->n_in, s->tout,
+                           n->n_out,    0,          0,          -1,      s->be->parallel_for,
+                           s->be->pctx, msg,        sizeof msg, 0,       packed};
   st = s->kernels[i]->infer(&call);
   if (st) return holo_err(err, st, NODE_FMT ": %s", NODE_ARGS(i, n), msg[0] ? msg : "refused by the kernel");
   for (uint32_t k = 0; k < n->n_out; k++) {
     holo_tensor *t = &s->tout[k];
     if (t->rank > HOLO_MAX_RANK || !holo_shape_bytes(t->dtype, t->shape, t->rank, &t->bytes))
-      return holo_err(err, HOLO_ERR_LIMIT, NODE_FMT ": output %u shape is invalid or its size overflows", NODE_ARGS(i, n), k);
+      return holo_err(err, HOLO_ERR_LIMIT, NODE_FMT ": output %u shape is invalid or its size overflows",
+                      NODE_ARGS(i, n), k);
   }
   if ((st = charge_work(s, i, &call, err))) return st;
 
@@ -119,7 +125,8 @@ static holo_status compute_node(holo_session *s, uint32_t i, const holo_digest *
   if (call.alias_input >= 0) {
     const holo_tensor *src = (uint32_t)call.alias_input < n->n_in ? &s->tin[call.alias_input] : 0;
     if (n->n_out != 1 || !src || !src->data || src->bytes != s->tout[0].bytes)
-      return holo_err(err, HOLO_ERR_KERNEL, NODE_FMT ": invalid view of input %d", NODE_ARGS(i, n), call.alias_input);
+      return holo_err(err, HOLO_ERR_KERNEL, NODE_FMT ": invalid view of input %d", NODE_ARGS(i, n),
+                      call.alias_input);
     bufs[0] = s->slot[n->in[call.alias_input]]->buf;
     bufs[0]->refs++;
   } else {
@@ -156,7 +163,8 @@ fail:
 holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
   const holo_ar_node *n = &s->ar.nodes[i];
   holo_digest od[64];
-  for (uint32_t k = 0; k < n->n_out; k++) holo__s_computed_digest(s, i, k, &od[k]);
+  for (uint32_t k = 0; k < n->n_out; k++)
+    holo__s_computed_digest(s, i, k, &od[k]);
   if (try_resident(s, i, od)) {
     s->c.elided++;
     return HOLO_OK;
@@ -176,11 +184,11 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
  * intermediates are the cheaper cache to lose. */
 static void retire_value(holo_session *s, uint32_t v) {
   holo_entry *e = s->slot[v];
-  unhold(s, v);
+  holo__s_unhold(s, v);
   if (e && e->live == 0) holo_arena_demote(&s->arena, e);
 }
 
-static void retire(holo_session *s, uint32_t i) {
+void holo__s_retire(holo_session *s, uint32_t i) {
   const holo_ar_node *n = &s->ar.nodes[i];
   for (uint32_t k = 0; k < n->n_in; k++) {
     uint32_t v = n->in[k];
@@ -199,8 +207,9 @@ static holo_status check_outputs(holo_session *s, holo_error *err) {
     s->out_entries[p] = e;
     if (val->rank == HOLO_RANK_UNKNOWN) continue;
     if (e->rank != val->rank || e->dtype != val->dtype)
-      return holo_err(err, HOLO_ERR_FORMAT, "output %u (%.*s): computed dtype %u rank %u, archive declares dtype %u rank %u",
-                      p, (int)val->name.len, val->name.p, e->dtype, e->rank, val->dtype, val->rank);
+      return holo_err(err, HOLO_ERR_FORMAT,
+                      "output %u (%.*s): computed dtype %u rank %u, archive declares dtype %u rank %u", p,
+                      (int)val->name.len, val->name.p, e->dtype, e->rank, val->dtype, val->rank);
     holo_status st = holo__s_bind_symbols(s, val, e->shape, "output", p, err);
     if (st) return holo_err_prefix(err, HOLO_ERR_FORMAT, "output shape differs from the archive: ");
   }
@@ -214,7 +223,8 @@ static bool memo_hit(holo_session *s, const holo_digest *key) {
   if (!outs) return false;
   for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
     if (!(s->out_entries[p] = holo_arena_find(&s->arena, &outs[p]))) return false;
-  for (uint32_t p = 0; p < s->ar.n_out_ports; p++) holo_arena_touch(&s->arena, s->out_entries[p]);
+  for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
+    holo_arena_touch(&s->arena, s->out_entries[p]);
   s->c.memo_hits++;
   return true;
 }
@@ -246,23 +256,27 @@ holo_status holo__s_walk(holo_session *s, const holo_input *in, int64_t (*shapes
 
   /* A graph walk: slots of inputs and node outputs start empty. */
   for (uint32_t v = 0; v < s->ar.n_values; v++)
-    if (s->ar.values[v].kind != HOLO_VK_CONST && !(s->ar.values[v].kind == HOLO_VK_NODE && s->in_cone[s->ar.values[v].aux]))
+    if (s->ar.values[v].kind != HOLO_VK_CONST &&
+        !(s->ar.values[v].kind == HOLO_VK_NODE && s->in_cone[s->ar.values[v].aux]))
       s->slot[v] = 0;
-  for (uint32_t i = 0; i < n && !st; i++) st = holo__s_bind_input(s, i, in ? &in[i] : 0, shapes[i], err);
+  for (uint32_t i = 0; i < n && !st; i++)
+    st = holo__s_bind_input(s, i, in ? &in[i] : 0, shapes[i], err);
   for (uint32_t i = 0; i < s->ar.n_nodes && !st; i++) {
-    if (s->in_cone[i]) continue;
-    st = holo__s_run_node(s, i, err);
-    if (!st) retire(s, i);
+    if (s->in_cone[i] || s->ar.node_graph[i]) continue; /* nested graphs run inside their control node */
+    st = s->control[i] ? holo__s_run_control(s, i, err) : holo__s_run_node(s, i, err);
+    if (!st) holo__s_retire(s, i);
   }
   if (!st) st = check_outputs(s, err);
   holo__s_release_all(s);
   if (st) {
-    for (uint32_t p = 0; p < s->ar.n_out_ports; p++) s->out_entries[p] = 0;
+    for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
+      s->out_entries[p] = 0;
     return st;
   }
   holo_digest od[64];
   if (s->ar.n_out_ports <= 64) {
-    for (uint32_t p = 0; p < s->ar.n_out_ports; p++) od[p] = s->out_entries[p]->d;
+    for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
+      od[p] = s->out_entries[p]->d;
     holo_memo_put(&s->memo, &key, od);
     if (s->store && (s->flags & HOLO_OPT_STORE_MEMO))
       holo_warm_memo_put(s->store, &s->arena, &key, s->out_entries, s->ar.n_out_ports, &s->c);
