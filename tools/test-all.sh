@@ -80,9 +80,9 @@ suite zoo-small node tests/zoo/run.mjs
 suite bundlers node tests/bundlers/run.mjs
 # The core on a bare-metal Cortex-M4F (qemu mps2-an386), bytes vs the wasm build.
 suite baremetal bash tools/test-baremetal.sh
-# Fuzzing (each target FUZZ_SECONDS, 30 in CI: a smoke run; campaigns are `make fuzz`, docs/fuzzing.md) and valgrind over the C suite.
+# Fuzzing (each target FUZZ_SECONDS, 15 in make test: a smoke run that keeps make test near its 20-minute budget; campaigns are `make fuzz`, docs/fuzzing.md) and valgrind over the C suite.
 suite fuzz-convert bash tools/fuzz-convert-replay.sh
-suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-30}"
+suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-15}"
 [ "${HOLO_SKIP_VALGRIND:-0}" = 1 ] || suite valgrind bash tools/valgrind.sh
 
 echo "suite seconds:$times (total $SECONDS s)"
