@@ -21,6 +21,7 @@
 #include "hologram/cpu_backend.h"
 #include "hologram/generate.h"
 #include "holo-std.h"
+#include "util/holo_fixture.h"
 
 #define V 32
 /* 10,000 runs; tools/valgrind.sh asks for fewer (HOLO_TEST_LIGHT: the law
@@ -28,33 +29,25 @@
 static uint32_t RUNS = 10000;
 #define NTOK 3
 
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
+/* A session fixture (tests/c/util/holo_fixture.h) and its generator. */
+typedef struct gfx {
+  fx f;
   holo_gen g;
-} fx;
+} gfx;
 
-static void fx_open(fx *f, const char *name, bool masked) {
-  char path[256];
+static void gfx_open(gfx *x, const char *name, bool masked) {
   holo_error err = {0};
-  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
-  assert_int_equal(holo_read_file(path, &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
-  holo_options o = {holo_std_allocator(), 0, 0, 0};
-  if (holo_session_load(f->bytes, f->len, &f->be, &o, &f->s, &err)) fail_msg("%s", err.message);
+  fx_open(&x->f, name, 0);
   holo_causal_model m;
   holo_causal_model_default(&m);
   m.position_input = 1;
   m.masked_state = masked;
-  if (holo_gen_init(&f->g, f->s, &m, 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
+  if (holo_gen_init(&x->g, x->f.s, &m, 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
 }
 
-static void fx_close(fx *f) {
-  holo_gen_free(&f->g);
-  holo_session_free(f->s);
-  free(f->bytes);
+static void gfx_close(gfx *x) {
+  holo_gen_free(&x->g);
+  fx_close(&x->f);
 }
 
 static const uint32_t PROMPT[5] = {3, 17, 4, 29, 8};
@@ -78,8 +71,8 @@ static void sampler(holo_sampler *s, float top_p, uint64_t seed) {
 /* The exact law of (x1, x2) and of x3 under target-only sampling: joint[a*V+b],
  * third[c]. The step graph of the target's weights walks every prefix. */
 static void exact_law(holo_sampler *s, double *joint, double *third) {
-  fx f;
-  fx_open(&f, "gen-seq-step", false);
+  gfx f;
+  gfx_open(&f, "gen-seq-step", false);
   holo_error err = {0};
   float p1[V], p2[V], p3[V];
   holo_gen *g = &f.g;
@@ -106,7 +99,7 @@ static void exact_law(holo_sampler *s, double *joint, double *third) {
     holo_gen_snapshot_free(g, &s1);
   }
   holo_gen_snapshot_free(g, &s0);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 /* Pearson's statistic with cells of expectation < 5 pooled; *df out. */
@@ -136,9 +129,9 @@ static double crit(uint32_t df) {
 /* RUNS draws of NTOK tokens: speculative (draft given) or the draft alone. */
 static void tally(const char *target, const char *draft, bool alone, float top_p, uint32_t *joint, uint32_t *third,
                   holo_spec_report *sum) {
-  fx t, d;
-  fx_open(&t, target, false);
-  fx_open(&d, draft, true);
+  gfx t, d;
+  gfx_open(&t, target, false);
+  gfx_open(&d, draft, true);
   holo_sampler s;
   sampler(&s, top_p, 2026);
   memset(joint, 0, V * V * sizeof *joint);
@@ -166,8 +159,8 @@ static void tally(const char *target, const char *draft, bool alone, float top_p
     third[out[2]]++;
   }
   holo_sampler_free(&s);
-  fx_close(&t);
-  fx_close(&d);
+  gfx_close(&t);
+  gfx_close(&d);
 }
 
 static void law_case(const char *target, float top_p, bool power) {
@@ -214,11 +207,11 @@ static void greedy_equals_greedy_run(void **st) {
   (void)st;
   holo_error err = {0};
   for (int seq = 0; seq < 2; seq++) {
-    fx t, d, t2, d2;
-    fx_open(&t, seq ? "gen-seq" : "gen-seq-step", false);
-    fx_open(&d, "gen-seq-draft", true);
-    fx_open(&t2, seq ? "gen-seq" : "gen-seq-step", false);
-    fx_open(&d2, "gen-seq-draft", true);
+    gfx t, d, t2, d2;
+    gfx_open(&t, seq ? "gen-seq" : "gen-seq-step", false);
+    gfx_open(&d, "gen-seq-draft", true);
+    gfx_open(&t2, seq ? "gen-seq" : "gen-seq-step", false);
+    gfx_open(&d2, "gen-seq-draft", true);
     prefill(&t.g), prefill(&d.g), prefill(&t2.g), prefill(&d2.g);
     holo_sampler_config c;
     holo_sampler_config_default(&c);
@@ -235,7 +228,7 @@ static void greedy_equals_greedy_run(void **st) {
     assert_memory_equal(a, b, sizeof a);
     assert_int_equal(ra.accepted, rb.accepted);
     holo_sampler_free(&s);
-    fx_close(&t), fx_close(&d), fx_close(&t2), fx_close(&d2);
+    gfx_close(&t), gfx_close(&d), gfx_close(&t2), gfx_close(&d2);
   }
 }
 
@@ -253,9 +246,9 @@ static bool stop_after(void *ctx, uint32_t tok, uint32_t i) {
 static void seeds_and_limits(void **st) {
   (void)st;
   holo_error err = {0};
-  fx t, d;
-  fx_open(&t, "gen-seq", false);
-  fx_open(&d, "gen-seq-draft", true);
+  gfx t, d;
+  gfx_open(&t, "gen-seq", false);
+  gfx_open(&d, "gen-seq-draft", true);
   uint32_t first[24] = {0}, n = 0;
   holo_spec_report rep;
   for (int rep_i = 0; rep_i < 2; rep_i++) {
@@ -288,15 +281,15 @@ static void seeds_and_limits(void **st) {
     assert_memory_equal(t.g.history + 5, out, n * 4);
     holo_sampler_free(&s);
   }
-  fx_close(&t), fx_close(&d);
+  gfx_close(&t), gfx_close(&d);
 }
 
 static void refusals(void **st) {
   (void)st;
   holo_error err = {0};
-  fx t, d;
-  fx_open(&t, "gen-seq", false);
-  fx_open(&d, "gen-seq-draft", true);
+  gfx t, d;
+  gfx_open(&t, "gen-seq", false);
+  gfx_open(&d, "gen-seq-draft", true);
   holo_sampler s;
   sampler(&s, 1.0f, 1);
   uint32_t out[4], n;
@@ -325,7 +318,7 @@ static void refusals(void **st) {
   assert_int_equal(holo_speculative_sample_run(&t.g, &d.g, 3, &s, &o, out, 4, &n, &rep, &err), HOLO_OK);
   assert_int_equal(n, 4);
   holo_sampler_free(&s);
-  fx_close(&t), fx_close(&d);
+  gfx_close(&t), gfx_close(&d);
 }
 
 int main(void) {
