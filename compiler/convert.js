@@ -1,6 +1,12 @@
 // ONNX -> .holo converter.
 //
-//   convert(onnxBytes, { shapes, runtime, checkBackend, producer }) -> { holo, graph, report }
+//   convert(onnxBytes, { shapes, runtime, checkBackend, producer, externalData }) -> { holo, graph, report }
+//
+// externalData: the bytes of tensors the model keeps in side files (ONNX
+//   external data): a function (location, offset, length) => Uint8Array or an
+//   object { [location]: Uint8Array } (compiler/onnx-external.js; locations
+//   are checked to stay inside the model's directory before either is asked).
+//   Without it such a model is refused, saying how to give them.
 //
 // shapes: { inputName: [dims] } specialises symbolic input dims (a symbol bound
 //   by one input is bound in every input that uses it).
@@ -307,16 +313,18 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   const shapes = opts.shapes ?? {};
   const progress = typeof opts.onProgress === 'function' ? opts.onProgress : () => {};
   progress('decode', 0, 1);
-  const model = readModel(onnxBytes);
+  const model = readModel(onnxBytes, { externalData: opts.externalData });
   progress('decode', 1, 1);
   const opset = modelOpset(model);
   const ir = new IR();
   ir.opset = opset;
   // all folds of this conversion together: in proportion to the file, so a
-  // chain of folds that each stay within 4x their inputs cannot compound
-  ir.foldLimit = { total: FOLD_TOTAL_FACTOR * (onnxBytes.byteLength ?? onnxBytes.length) + FOLD_TOTAL_SLACK, used: 0 };
+  // chain of folds that each stay within 4x their inputs cannot compound;
+  // the model's side files are part of it (a 1 GiB weight beside a 1 KiB graph)
+  const modelBytes = (onnxBytes.byteLength ?? onnxBytes.length) + model.externalBytes;
+  ir.foldLimit = { total: FOLD_TOTAL_FACTOR * modelBytes + FOLD_TOTAL_SLACK, used: 0 };
   const g = model.graph;
-  const report = { opset, producer: model.producer, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
+  const report = { opset, producer: model.producer, externalBytes: model.externalBytes, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
   const inits = importValues(ir, g, shapes, report);
   const nodes = topoSort(g.nodes, new Set([...inits, ...g.inputs.map((i) => i.name)]));
   normalizeNodes(ir, g, nodes, { opset, fold, report, progress });

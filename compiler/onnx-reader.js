@@ -2,15 +2,19 @@
 //
 //   readModel(bytes)  -> { irVersion, opsets: {domain: version}, producer, graph }
 //   readTensor(bytes) -> { name, dtype, dims, bytes }   (a standalone TensorProto .pb file)
-//   tensorFromProto(tp) -> { name, dtype, dims, bytes } (a decoded onnx.TensorProto)
+//   tensorFromProto(tp, what, ctx) -> { name, dtype, dims, bytes } (a decoded onnx.TensorProto)
+//
+// readModel's `externalData` (a function or an object, compiler/onnx-external.js)
+// gives the bytes of tensors kept in side files; model.externalBytes counts them.
 //
 // Decoding is done by the onnx-proto (protobufjs) schema; this file only turns
 // the decoded messages into plain JS: int64 fields become numbers (BigInt when
 // not exactly representable), tensors become little-endian bytes in the
 // `.holo` dtype codes (the ONNX TensorProto codes). Anything that cannot be
-// represented (external data, strings, complex, float8, sequence types) is
+// represented (external data without `externalData`, strings, complex, float8, sequence types) is
 // refused with an Error naming the tensor or value.
 import onnxProto from 'onnx-proto';
+import { externalBytes, isExternal } from './onnx-external.js';
 
 const { onnx } = onnxProto;
 export { onnx };
@@ -49,16 +53,20 @@ export function int64Big(v) {
 // The TensorProto field holding the elements of each dtype (when not raw_data).
 const DATA_FIELD = { 1: ['floatData', 'float_data'], 11: ['doubleData', 'double_data'], 7: ['int64Data', 'int64_data'], 12: ['uint64Data', 'uint64_data'], 13: ['uint64Data', 'uint64_data'] };
 
-/** A decoded TensorProto -> { name, dtype, dims, bytes }. */
-export function tensorFromProto(tp, what = `tensor '${tp.name ?? ''}'`) {
+/**
+ * A decoded TensorProto -> { name, dtype, dims, bytes }. ctx: { externalData,
+ * externalBytes } -- the provider of external tensors' bytes, and the count of
+ * bytes read through it (added to here).
+ */
+export function tensorFromProto(tp, what = `tensor '${tp.name ?? ''}'`, ctx = {}) {
   const dtype = tp.dataType ?? 0;
   const dims = (tp.dims ?? []).map((d) => {
     const n = int64(d);
     if (typeof n !== 'number' || n < 0) throw new Error(`${what}: invalid dim ${n}`);
     return n;
   });
-  if (tp.dataLocation === 1 || (tp.externalData && tp.externalData.length))
-    throw new Error(`${what}: external data is not supported (store the tensor inside the model file)`);
+  if (!isExternal(tp) && tp.externalData?.length)
+    throw new Error(`${what}: external_data entries but data_location is not EXTERNAL (is the data in the file or beside it?)`);
   if (tp.segment) throw new Error(`${what}: segmented tensors are not supported`);
   if (!DTYPE_SIZE.has(dtype)) throw new Error(`${what}: data type ${dtypeName(dtype)} is not supported`);
   const size = DTYPE_SIZE.get(dtype);
@@ -69,6 +77,11 @@ export function tensorFromProto(tp, what = `tensor '${tp.name ?? ''}'`) {
   // allocate (a 2^40-element initializer with 8 bytes of raw_data is refused).
   if (!Number.isSafeInteger(nbytes) || nbytes > MAX_TENSOR_BYTES)
     throw new Error(`${what}: dims ${JSON.stringify(dims)} x ${size} bytes exceed the ${MAX_TENSOR_BYTES}-byte limit of a tensor`);
+  if (isExternal(tp)) {
+    const bytes = externalBytes(tp, what, nbytes, ctx.externalData);
+    ctx.externalBytes = (ctx.externalBytes ?? 0) + bytes.length;
+    return { name: tp.name ?? '', dtype, dims, bytes };
+  }
   const raw = tp.rawData;
   if (raw && raw.length) {
     if (raw.length !== nbytes) throw new Error(`${what}: raw_data has ${raw.length} bytes, dims ${JSON.stringify(dims)} x ${size} need ${nbytes}`);
@@ -115,7 +128,7 @@ const ATTR = { UNDEFINED: 0, FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, GRAPH: 5, F
  * 'tensor' 'floats' 'ints' 'strings' and 'graph' / 'other' (kept opaque, so
  * that an op using one is refused by the converter, not here).
  */
-export function decodeAttr(a, where) {
+export function decodeAttr(a, where, ctx = {}) {
   let t = a.type ?? 0;
   if (a.refAttrName) return { type: 'other', value: null, why: 'a reference attribute (functions only)' };
   if (t === ATTR.UNDEFINED) { // very old models: infer from the field set
@@ -134,7 +147,7 @@ export function decodeAttr(a, where) {
     case ATTR.STRING: return { type: 'string', value: utf8.decode(a.s ?? new Uint8Array()) };
     case ATTR.TENSOR:
       if (!a.t) throw new Error(`${where} attribute '${a.name}': of type TENSOR but holds no tensor`);
-      return { type: 'tensor', value: tensorFromProto(a.t, `${where} attribute '${a.name}'`) };
+      return { type: 'tensor', value: tensorFromProto(a.t, `${where} attribute '${a.name}'`, ctx) };
     case ATTR.FLOATS: return { type: 'floats', value: [...(a.floats ?? [])] };
     case ATTR.INTS: return { type: 'ints', value: (a.ints ?? []).map(int64) };
     case ATTR.STRINGS: return { type: 'strings', value: (a.strings ?? []).map((s) => utf8.decode(s)) };
@@ -142,7 +155,7 @@ export function decodeAttr(a, where) {
     // main graph; only the control-flow normalizers accept one
     case ATTR.GRAPH:
       if (!a.g) throw new Error(`${where} attribute '${a.name}': of type GRAPH but holds no graph`);
-      return { type: 'graph', value: decodeGraph(a.g), why: 'a subgraph attribute' };
+      return { type: 'graph', value: decodeGraph(a.g, ctx), why: 'a subgraph attribute' };
     // a TypeProto (Optional's `type`): the element type of a tensor type, else unknown (0)
     case ATTR.TYPE_PROTO: return { type: 'typeproto', value: a.tp?.tensorType?.elemType ?? 0, why: 'a type attribute' };
     case ATTR.GRAPHS: return { type: 'other', value: null, why: 'a list of subgraphs' };
@@ -174,7 +187,7 @@ export function decodeValueInfo(vi) {
   return { name: vi.name, dtype, shape };
 }
 
-function decodeGraph(g) {
+function decodeGraph(g, ctx) {
   const nodes = (g.node ?? []).map((n, i) => {
     const where = `node '${n.name || `#${i}`}' (${n.opType})`;
     // null prototype: an attribute named '__proto__' or 'constructor' is an
@@ -182,11 +195,11 @@ function decodeGraph(g) {
     const attrs = Object.create(null);
     for (const a of n.attribute ?? []) {
       if (Object.hasOwn(attrs, a.name ?? '')) throw new Error(`${where}: attribute '${a.name}' is given twice`);
-      attrs[a.name ?? ''] = decodeAttr(a, where);
+      attrs[a.name ?? ''] = decodeAttr(a, where, ctx);
     }
     return { opType: n.opType, domain: n.domain ?? '', name: n.name ?? '', inputs: [...(n.input ?? [])], outputs: [...(n.output ?? [])], attrs };
   });
-  const initializers = (g.initializer ?? []).map((t) => tensorFromProto(t, `initializer '${t.name}'`));
+  const initializers = (g.initializer ?? []).map((t) => tensorFromProto(t, `initializer '${t.name}'`, ctx));
   const inputs = (g.input ?? []).map(decodeValueInfo);
   const seen = new Set();
   for (const [k, v] of inputs.entries()) {
@@ -205,8 +218,12 @@ function decodeGraph(g) {
   };
 }
 
-/** Decode a serialized ModelProto. */
-export function readModel(bytes) {
+/**
+ * Decode a serialized ModelProto. opts.externalData: the provider of external
+ * tensors' bytes (compiler/onnx-external.js); the result's externalBytes is
+ * how many bytes it gave.
+ */
+export function readModel(bytes, opts = {}) {
   let mp;
   try {
     mp = onnx.ModelProto.decode(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
@@ -216,10 +233,13 @@ export function readModel(bytes) {
   if (!mp.graph) throw new Error('not an ONNX model: no graph');
   const opsets = {};
   for (const o of mp.opsetImport ?? []) opsets[o.domain ?? ''] = Number(int64(o.version));
+  const ctx = { externalData: opts.externalData, externalBytes: 0 };
+  const graph = decodeGraph(mp.graph, ctx);
   return {
     irVersion: Number(int64(mp.irVersion)),
     opsets,
     producer: [mp.producerName, mp.producerVersion].filter(Boolean).join(' '),
-    graph: decodeGraph(mp.graph),
+    graph,
+    externalBytes: ctx.externalBytes,
   };
 }

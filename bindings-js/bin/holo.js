@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runHolo, holoOptions } from './wasi-runner.js';
+import { externalFiles } from './external-files.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXIT = { ok: 0, usage: 1, archive: 2, input: 3, resource: 4 };
@@ -30,7 +31,10 @@ Converts an ONNX model (opsets 6..18) to a .holo archive.
   --no-fuse                     emit the op-for-op graph (no bias/Relu fusion, no weight packing)
   --progress                    report progress on stderr (default: only when stderr is a terminal)
 Needs the package onnx-proto (npm install onnx-proto); without it the verb explains and exits 4.
-A model the converter refuses (unsupported op, opset, dtype...) exits 2.`;
+Tensors kept as ONNX external data are read from their side files beside the model
+(their locations, relative to the model's directory; absolute paths, '..' and links out
+of the directory are refused), only the byte ranges the tensors need.
+A model the converter refuses (unsupported op, opset, dtype, missing side file...) exits 2.`;
 
 class CliError extends Error {
   constructor(code, message) {
@@ -155,22 +159,26 @@ async function cmdConvert(args) {
   const tty = process.stderr.isTTY && !process.env.CI;
   const onProgress = progressReporter(o['--progress'] || (tty && bytes.length >= 1 << 20));
   let r;
+  const ext = externalFiles(path.dirname(path.resolve(input)));
   try {
     const { init } = await import('../index.js');
     let runtime;
     try { runtime = await init(); } catch { runtime = undefined; }
-    r = convert(bytes, { shapes, fold: !o['--no-fold'], fuse: !o['--no-fuse'], onProgress, ...(runtime ? { runtime } : {}) });
+    r = convert(bytes, { shapes, fold: !o['--no-fold'], fuse: !o['--no-fuse'], onProgress, externalData: ext.read, ...(runtime ? { runtime } : {}) });
   } catch (e) {
     if (onProgress && tty) process.stderr.write('\n');
     if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) throw e;
     // a refusal: the converter's message names the op/opset/dtype (and starts with the subject)
     throw fail(EXIT.archive, input, e.message);
+  } finally {
+    ext.close();
   }
   if (onProgress && tty) process.stderr.write('\n');
   writeFile(output, r.holo);
   const rep = r.report;
   const ops = Object.entries(rep.opsOut).map(([k, v]) => `${k}x${v}`).join(' ');
   console.log(`wrote ${output}: ${r.holo.length} bytes, ${rep.nodes} nodes (${ops || 'none'}), ${rep.constants} constants, opset ${rep.opset}`);
+  if (rep.externalBytes) console.log(`  external data: ${rep.externalBytes} bytes read from side files`);
   for (const p of rep.inputs) console.log(`  input  ${p.name}: ${p.dtype}[${p.shape.join(',')}]`);
   for (const p of rep.outputs) console.log(`  output ${p.name}: ${p.dtype}${p.shape ? `[${p.shape.join(',')}]` : '[?]'}`);
   for (const l of rep.rewrites) console.log(`  ${l}`);

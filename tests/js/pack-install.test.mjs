@@ -22,7 +22,7 @@ test('npm pack: a tarball with the shim, CLI, converter, stores and wasm (sizes 
   assert.is(r.status, 0, r.stderr);
   packed = JSON.parse(r.stdout)[0];
   const files = packed.files.map((f) => f.path);
-  for (const f of ['bin/holo.js', 'index.js', 'compiler/convert.js', 'compiler/holo-reader.js', 'compiler/rewrites/fold-constants.js', 'dist/hologram-simd128.wasm', 'dist/wasi/holo.wasm', 'bin/wasi-runner.js']) assert.ok(files.includes(f), `${f} missing`);
+  for (const f of ['bin/holo.js', 'index.js', 'compiler/convert.js', 'compiler/holo-reader.js', 'compiler/rewrites/fold-constants.js', 'dist/hologram-simd128.wasm', 'dist/wasi/holo.wasm', 'bin/wasi-runner.js', 'bin/external-files.js']) assert.ok(files.includes(f), `${f} missing`);
   assert.not.ok(files.some((f) => f.endsWith('.c') || f.startsWith('src-c/') || f.startsWith('examples/')), 'no C sources or examples');
   assert.ok(fs.existsSync(join(tmp, packed.filename)));
   console.log(`  # ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.entryCount} files`);
