@@ -6,8 +6,11 @@
  * nearest_mode), 2 (linear) or 4 (cubic, cubic_coeff_a, exclude_outside),
  * indices clamped to the axis (edge padding, as the ONNX reference pads);
  * an output element is the sum over the product of its axes' taps, in
- * double, rounded once to f32. tf_crop_and_resize reads roi and writes
- * extrapolation_value where the coordinate leaves the input. An axis whose
+ * double, rounded once to f32 (except a linear resize of the two
+ * innermost axes of a rank-2/4 input, which runs in onnxruntime's f32
+ * arithmetic: operators/resize-bilinear.c, decision 52).
+ * tf_crop_and_resize reads roi and writes extrapolation_value where the
+ * coordinate leaves the input. An axis whose
  * size and scale are unchanged is copied (one tap), as onnxruntime does:
  * its neighbours never enter a sum with weight 0 (0 * inf would be NaN).
  * The transforms use the resized length in * scale, not floored, as the
@@ -52,6 +55,7 @@ static holo_status resize_targets(holo_kernel_call *c, holo_resize_geom *g) {
   bool has_scales = !holo_k_absent(c, 2) && holo_k_prod(c->inputs[2].shape, 0, c->inputs[2].rank) > 0;
   if (has_sizes == has_scales)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: exactly one of scales and sizes must be given");
+  g->from_sizes = has_sizes;
   const holo_tensor *t = &c->inputs[has_sizes ? 3 : 2];
   if (t->rank != 1 || (uint64_t)t->shape[0] != n || t->dtype != (has_sizes ? HOLO_DT_I64 : HOLO_DT_F32))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: %s must be a 1-D %s of %u values",
@@ -145,6 +149,10 @@ static float resize_one(const holo_resize_geom *g, const holo_resize_axis *ax, c
 holo_status holo_k_resize_run(holo_kernel_call *c) {
   holo_resize_geom g;
   if (resize_geometry(c, &g)) return HOLO_ERR_KERNEL;
+  size_t n = holo_k_prod(g.out, 0, g.rank);
+  if (n && !holo_k_prod(g.in, 0, g.rank))
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: an empty input cannot be resized to a non-empty output");
+  if (holo_resize_bilinear(c, &g)) return HOLO_OK;
   holo_resize_axis ax[HOLO_MAX_RANK];
   holo_resize_build_taps(&g, c->workspace, ax);
   int64_t xstride[HOLO_MAX_RANK], pos[HOLO_MAX_RANK] = {0};
@@ -153,9 +161,6 @@ holo_status holo_k_resize_run(holo_kernel_call *c) {
     xstride[d] = s;
     s *= g.in[d];
   }
-  size_t n = holo_k_prod(g.out, 0, g.rank);
-  if (n && !holo_k_prod(g.in, 0, g.rank))
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: an empty input cannot be resized to a non-empty output");
   if (holo_resize_planes(c, &g, ax)) return HOLO_OK;
   const float *X = c->inputs[0].data;
   float *Y = c->outputs[0].data;

@@ -30,6 +30,7 @@ typedef struct holo_resize_geom {
   int mode, coord, nearest;
   double cubic_a, extrapolation;
   bool exclude_outside;
+  bool from_sizes; /* the output shape came from sizes (else from scales) */
 } holo_resize_geom;
 
 /* One axis's taps: for output position o, taps input indices idx[o*taps+t]
@@ -54,5 +55,9 @@ void holo_resize_build_taps(const holo_resize_geom *g, void *ws, holo_resize_axi
  * innermost axes have more than one tap; false, having written nothing,
  * when it does not apply. */
 bool holo_resize_planes(const holo_kernel_call *c, const holo_resize_geom *g, const holo_resize_axis *ax);
+/* Runs a linear resize of the two innermost axes in onnxruntime's f32
+ * arithmetic (operators/resize-bilinear.c) when it applies, using the
+ * workspace; false, having written nothing, when it does not. */
+bool holo_resize_bilinear(const holo_kernel_call *c, const holo_resize_geom *g);
 
 #endif
