@@ -247,7 +247,7 @@ export declare class Session {
   /** Autoregressive generation over a causal step graph (docs/generation.md). */
   generate(prompt: ReadonlyArray<number> | Uint32Array, options?: GenerateOptions): GenerateResult;
   /** One synchronous step at a time (e.g. one per event-loop tick); free() when done. */
-  generator(options?: Omit<GenerateOptions, 'maxTokens' | 'stopToken' | 'onToken' | 'promptCache' | 'speculative'>): Generator;
+  generator(options?: Omit<GenerateOptions, 'maxTokens' | 'stopToken' | 'onToken' | 'topLogprobs' | 'promptCache' | 'speculative'> & { logprobs?: boolean | number }): Generator;
   /**
    * The session's prompt cache: prompt prefix -> state + logits, bounded by
    * bytes (LRU), written through the session's warmStore. null drops it.
@@ -327,6 +327,24 @@ export interface SamplerOptions {
   penaltyWindow?: number;
   tau?: number;
   eta?: number;
+  /** Added to the logits after the penalties, before the mask and the temperature ({ token: bias } or a Map);
+   * each finite or -Infinity (bans the token). Not applied by speculative decoding (refused there). */
+  logitBias?: Record<number, number> | Map<number, number>;
+  /** Asked before every draw: the tokens generated so far -> a mask of vocab entries (truthy = allowed).
+   * Disallowed tokens are never drawn; an all-false mask is a STATE error. Refused by speculative decoding. */
+  allowed?: (generated: number[]) => ArrayLike<number | boolean>;
+}
+/** One token's log-probabilities: logprob under the distribution the sampler drew from (penalties, bias,
+ * mask, temperature, top-k/top-p/min-p, renormalised; 0 for a greedy draw; -Infinity if it excluded the
+ * token), rawLogprob under the model's own softmax of the logits. */
+export interface TokenLogprob { token: number; logprob: number; rawLogprob: number }
+export interface TokenInfo {
+  /** exp(logprob): the chosen token's probability in the sampled distribution. */
+  prob: number;
+  logprob: number;
+  rawLogprob: number;
+  /** The topLogprobs most likely tokens: by the sampled distribution, then (tokens it excludes) by raw logit. */
+  topk: TokenLogprob[];
 }
 export interface GenerateOptions {
   maxTokens?: number;
@@ -335,8 +353,10 @@ export interface GenerateOptions {
   sampler?: SamplerOptions;
   /** Ports (index or name); default token = input 0, no position, logits = output 0; state from the archive. */
   model?: ModelOptions;
-  /** Called per generated token; return false to stop. */
-  onToken?: (token: number, index: number) => boolean | void;
+  /** Called per generated token; return false to stop. info: its log-probabilities (absent for speculative runs). */
+  onToken?: (token: number, index: number, info?: TokenInfo) => boolean | void;
+  /** How many most likely tokens onToken's info.topk lists (0..64, default 0). */
+  topLogprobs?: number;
   /** Restore the longest cached prefix of the prompt (the session's prompt cache; options for its creation). */
   promptCache?: boolean | PromptCacheOptions;
   /** Speculative decoding with a draft session loaded in the same module instance (one init()): greedy
@@ -376,8 +396,10 @@ export interface SpeculativeReport {
 export interface Generator {
   /** Runs one step with this token (prefill or the last sampled token). */
   feed(token: number): void;
-  /** Samples the next token from the last step's logits. */
+  /** Samples the next token from the last step's logits (sampler.allowed is asked for its mask first). */
   sample(): number;
+  /** The last draw's log-probabilities (generator option logprobs: k top tokens; STATE error otherwise). */
+  logprobs(): TokenInfo & { token: number };
   /** Marks the current state (for speculative rollback in the C API). */
   mark(): void;
   /** Feeds a prompt (K tokens per execution for a K-token model), optionally through the prompt cache. */

@@ -383,7 +383,7 @@ holo_status holo_gen_sample(holo_gen *g, holo_sampler *smp, uint32_t *token, hol
   if (g->insp.observe) {
     char labels[HOLO_MAX_STATE][HOLO_LABEL_LEN + 1];
     holo_gen_state_labels(g, labels);
-    holo_gen_step_info info = {g->pos, g->scratch, g->vocab, *token, smp->last_prob, g->n_state,
+    holo_gen_step_info info = {g->pos, g->scratch, g->vocab, *token, smp->last_prob, smp, g->n_state,
                                (const char(*)[HOLO_LABEL_LEN + 1])labels};
     g->insp.observe(g->insp.ctx, &info);
   }

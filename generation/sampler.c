@@ -80,6 +80,7 @@ void holo_sampler_reset(holo_sampler *s) {
   s->mu = 2.0f * s->cfg.mirostat_tau;
   s->last_surprise = 0;
   s->last_prob = 0;
+  s->last_valid = false;
 }
 
 holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uint32_t vocab,
@@ -118,6 +119,15 @@ void holo_sampler_free(holo_sampler *s) {
 void holo_sampler_set_mask(holo_sampler *s, holo_token_mask_fn fn, void *ctx) {
   s->mask = fn;
   s->mask_ctx = ctx;
+}
+
+holo_status holo_sampler_set_bias(holo_sampler *s, const float *bias, holo_error *err) {
+  if (!s) return holo_err(err, HOLO_ERR_ARG, "logit bias: sampler is NULL");
+  for (uint32_t i = 0; bias && i < s->vocab; i++)
+    if (!finite(bias[i]) && bias[i] != NEG_INF)
+      return holo_err(err, HOLO_ERR_ARG, "SamplingConfigurationError: logit bias of token %u must be finite or -inf", i);
+  s->bias = bias;
+  return HOLO_OK;
 }
 
 uint32_t holo_argmax(const float *l, uint32_t vocab, const uint8_t *allowed) {
@@ -198,6 +208,9 @@ static holo_status truncated(holo_sampler *s, const float *logits, const uint32_
   for (uint32_t i = 0; i < V; i++)
     if (w[i] != w[i]) return holo_err(err, HOLO_ERR_ARG, "sample: logit %u is NaN", i);
   apply_penalties(s, w, history, n_history);
+  if (s->bias)
+    for (uint32_t i = 0; i < V; i++) /* a -inf bias bans the token, even one at +inf */
+      w[i] = s->bias[i] == NEG_INF ? NEG_INF : w[i] + s->bias[i];
   uint8_t *allowed = 0;
   if (s->mask) {
     holo_memset(s->allowed, 0, V);
@@ -213,6 +226,15 @@ static holo_status truncated(holo_sampler *s, const float *logits, const uint32_
                       n_generated);
     for (uint32_t i = 0; i < V; i++)
       if (!allowed[i]) w[i] = NEG_INF;
+  }
+  if (s->mask || s->bias) { /* a constraint that leaves only -inf logits leaves nothing to draw */
+    uint32_t i = 0;
+    while (i < V && w[i] == NEG_INF)
+      i++;
+    if (i == V)
+      return holo_err(err, HOLO_ERR_STATE,
+                      "ConstrainedSampler: every allowed token has logit -inf (after the logit bias) after %u tokens",
+                      n_generated);
   }
   if (s->cfg.kind == HOLO_SAMPLER_GREEDY || s->cfg.temperature == 0) {
     *token = holo_argmax(w, V, allowed);
@@ -272,6 +294,12 @@ static holo_status truncated(holo_sampler *s, const float *logits, const uint32_
   return HOLO_OK;
 }
 
+/* Keeps the draw's distribution on record for holo_sampler_logprobs. */
+static void record(holo_sampler *s, uint32_t keep, double mass, uint32_t token) {
+  s->last_keep = keep, s->last_mass = mass, s->last_token = token;
+  s->last_valid = true;
+}
+
 holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint32_t *history,
                                 uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
                                 uint32_t *token, holo_error *err) {
@@ -279,11 +307,13 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
     return holo_err(err, HOLO_ERR_ARG, "sample: sampler, logits or token is NULL");
   uint32_t keep;
   double mass;
+  s->last_valid = false;
   holo_status st = truncated(s, logits, history, n_history, generated, n_generated, &keep, &mass, token, err);
   if (st) return st;
   if (keep == 0) {
     s->last_prob = 1.0f;
     s->last_surprise = 0;
+    record(s, 0, 1.0, *token);
     return HOLO_OK;
   }
   const float *w = s->work;
@@ -297,6 +327,7 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
     }
   }
   *token = s->idx[pick];
+  record(s, keep, mass, *token);
   float p = (float)(w[*token] / mass);
   s->last_prob = p;
   s->last_surprise = -log2f_(p);
@@ -312,6 +343,7 @@ holo_status holo_sampler_probs(holo_sampler *s, const float *logits, const uint3
     return holo_err(err, HOLO_ERR_ARG, "probs: sampler, logits or probs is NULL");
   uint32_t keep, tok = 0;
   double mass;
+  s->last_valid = false; /* truncated() overwrites the last draw's distribution */
   holo_status st = truncated(s, logits, history, n_history, generated, n_generated, &keep, &mass, &tok, err);
   if (st) return st;
   holo_memset(probs, 0, (size_t)s->vocab * 4);

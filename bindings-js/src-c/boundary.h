@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "hologram/generate.h"
 #include "hologram/refine.h"
 
 /* holo_wasm_load's host bits: the host has a warm store (the env imports
@@ -42,6 +43,17 @@ typedef struct wasm_gen_stats {
 typedef struct wasm_spec_report {
   uint64_t proposed, accepted, rounds, target_steps, draft_steps;
 } wasm_spec_report;
+
+/* The log-probabilities of a generator's last draw (gen-constraints.c):
+ * the chosen token's, then n_top of the most likely tokens. */
+typedef struct wasm_gen_logprobs {
+  uint32_t status; /* HOLO_OK once recorded */
+  uint32_t token, n_top;
+  float prob, logprob, raw_logprob;
+  uint32_t top_token[HOLO_LOGPROBS_MAX_TOP];
+  float top_logprob[HOLO_LOGPROBS_MAX_TOP];
+  float top_raw[HOLO_LOGPROBS_MAX_TOP];
+} wasm_gen_logprobs;
 
 /* store_corrupt came last so that the earlier fields kept their places. */
 typedef struct wasm_pcache_stats {

@@ -141,12 +141,7 @@ int wasm_refine(wasm_session *w, const wasm_refine_args *a, const holo_input *in
 
 /* Generation (generation/, docs/generation.md): a generator and its sampler
  * per JS generate() call; JS drives the loop so onToken can stop it. */
-#include "hologram/generate.h"
-
-typedef struct wasm_gen {
-  holo_gen g;
-  holo_sampler smp;
-} wasm_gen;
+#include "gen-handle.h"
 
 EXPORT(holo_wasm_gen_new) wasm_gen *wasm_gen_new(wasm_session *w, const wasm_gen_args *a, holo_error *err) {
   wasm_gen *x = wasm_alloc(sizeof *x, 16);
@@ -154,6 +149,7 @@ EXPORT(holo_wasm_gen_new) wasm_gen *wasm_gen_new(wasm_session *w, const wasm_gen
     err->status = HOLO_ERR_MEMORY;
     return 0;
   }
+  wasm_gen_constraints_init(x);
   holo_causal_model m;
   holo_causal_model_default(&m);
   m.token_input = a->token_input, m.position_input = a->position_input, m.logits_output = a->logits_output;
@@ -208,6 +204,7 @@ int wasm_gen_speculative(wasm_gen *t, holo_gen *d, uint32_t k, uint32_t max_toke
 
 EXPORT(holo_wasm_gen_free) void wasm_gen_free(wasm_gen *x) {
   if (!x) return;
+  wasm_gen_constraints_free(x);
   holo_sampler_free(&x->smp);
   holo_gen_free(&x->g);
   wasm_free(x);

@@ -186,6 +186,17 @@ static const layout_row ROWS[] = {
     FIELD(wasm_spec_report, target_steps),
     FIELD(wasm_spec_report, draft_steps),
 
+    STRUCT(wasm_gen_logprobs),
+    FIELD(wasm_gen_logprobs, status),
+    FIELD(wasm_gen_logprobs, token),
+    FIELD(wasm_gen_logprobs, n_top),
+    FIELD(wasm_gen_logprobs, prob),
+    FIELD(wasm_gen_logprobs, logprob),
+    FIELD(wasm_gen_logprobs, raw_logprob),
+    ARRAY(wasm_gen_logprobs, top_token),
+    ARRAY(wasm_gen_logprobs, top_logprob),
+    ARRAY(wasm_gen_logprobs, top_raw),
+
     STRUCT(wasm_pcache_stats),
     FIELD(wasm_pcache_stats, lookups),
     FIELD(wasm_pcache_stats, hits),

@@ -2,8 +2,9 @@
 // decoding with a draft session), over the step API of generator.js.
 import { HologramError } from './errors.js';
 import { promptTokens } from './generator.js';
+import { topCount } from './generator-draws.js';
 
-const OPTIONS = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken', 'promptCache', 'speculative']);
+const OPTIONS = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken', 'topLogprobs', 'promptCache', 'speculative']);
 
 function checkOptions(opts, isSession) {
   for (const k of Object.keys(opts)) if (!OPTIONS.has(k)) throw new HologramError('ARG', `generate: unknown option '${k}'`);
@@ -12,17 +13,24 @@ function checkOptions(opts, isSession) {
   const sp = opts.speculative;
   if (sp !== undefined && sp !== null) {
     if (typeof sp !== 'object' || !isSession(sp.draft)) throw new HologramError('ARG', 'generate: speculative must be { draft: Session, k?, model? }');
+    if (opts.topLogprobs) throw new HologramError('UNSUPPORTED', 'generate: topLogprobs is not reported by speculative decoding (the inspector does not run there)');
   }
-  return { maxTokens, stop: opts.stopToken ?? -1, sp };
+  const topLogprobs = topCount(opts.topLogprobs ?? 0, 'generate: topLogprobs');
+  return { maxTokens, stop: opts.stopToken ?? -1, sp, topLogprobs };
 }
 
+// onToken(token, i, { prob, logprob, rawLogprob, topk }): the draw's
+// log-probabilities, recorded by the inspector (docs/generation.md).
 function sampled(g, maxTokens, stop, opts, tokens) {
   for (let i = 0; i < maxTokens; i++) {
     const t = g.sample();
     if (t === stop) break;
     g.feed(t);
     tokens.push(t);
-    if (opts.onToken && opts.onToken(t, i) === false) break;
+    if (opts.onToken) {
+      const { prob, logprob, rawLogprob, topk } = g.logprobs();
+      if (opts.onToken(t, i, { prob, logprob, rawLogprob, topk }) === false) break;
+    }
   }
 }
 
@@ -32,8 +40,9 @@ function sampled(g, maxTokens, stop, opts, tokens) {
  */
 export function generate(h, session, prompt, opts, isSession) {
   const toks = promptTokens(h, prompt, 'generate');
-  const { maxTokens, stop, sp } = checkOptions(opts, isSession);
-  const g = session.generator(opts);
+  const { maxTokens, stop, sp, topLogprobs } = checkOptions(opts, isSession);
+  const { seed, sampler, model } = opts;
+  const g = session.generator({ seed, sampler, model, logprobs: opts.onToken && !sp ? topLogprobs : undefined });
   let d = null;
   try {
     const pre = g.prefill(toks, { promptCache: opts.promptCache ?? false });

@@ -5,6 +5,7 @@ import { halves, isToken, toU64 } from './args.js';
 import { CONST, Struct, regions } from './layout.js';
 import { live, withStore } from './handle.js';
 import { setPromptCache } from './prompt-cache.js';
+import { drawHooks, topCount } from './generator-draws.js';
 
 const ARGS = new Struct('wasm_gen_args', ['token_input', 'position_input', 'logits_output', 'kind', 'temperature', 'top_k', 'top_p', 'min_p', 'repetition', 'frequency', 'presence', 'window', 'tau', 'eta', 'seed_lo', 'seed_hi']);
 const STATS = new Struct('wasm_gen_stats', ['steps', 'dispatches', 'memo_hits', 'elided', 'tokens']);
@@ -73,8 +74,9 @@ function newGen(h, rt, args, md) {
 
 /**
  * A generator over the session of handle h (opts: seed, sampler, model as
- * for generate): { feed, sample, mark, vocab, seq, position, stats, prefill,
- * rewind, speculate, free }.
+ * for generate; logprobs: k records each draw's log-probabilities with k top
+ * tokens): { feed, sample, logprobs, mark, vocab, seq, position, stats,
+ * prefill, rewind, speculate, free }.
  */
 export function createGenerator(h, opts = {}) {
   const rt = live(h);
@@ -85,18 +87,23 @@ export function createGenerator(h, opts = {}) {
   if (!(kind in KINDS)) throw new HologramError('ARG', `generate: unknown sampler kind '${kind}' (greedy, default, mirostat)`);
   const md = opts.model ?? {};
   const seed = toU64(opts.seed ?? 0, 'seed');
+  const topK = topCount(opts.logprobs, 'logprobs');
   const args = rt.alloc(ARGS.sizeof);
   const outp = rt.alloc(Math.max(STATS.sizeof, TOKEN)); // stats, or a sampled token
   const freeBufs = () => { if (!rt.poisoned) { x.holo_free(args); x.holo_free(outp); } };
-  let g;
+  let g = 0, hooks;
   try {
     writeArgs(rt.dv(), args, { md, sm, kind, seed, inputs: h.session.inputs, outputs: h.session.outputs });
     g = newGen(h, rt, args, md);
+    hooks = drawHooks(rt, h.err, g, sm, topK);
   } catch (e) {
+    if (g && !rt.poisoned) x.holo_wasm_gen_free(g);
     freeBufs();
     throw e;
   }
-  const state = { g, freeBufs };
+  // generated: the tokens fed since the last mark (prefill marks), which
+  // sampler.allowed is given.
+  const state = { g, freeBufs, hooks, generated: [] };
   const api = stepApi(h, rt, state, outp);
   GENS.set(api, { rt, ptr: () => (h.w ? state.g : 0) });
   return api;
@@ -112,9 +119,21 @@ function stepApi(h, rt, state, outp) {
       const g = alive();
       if (!isToken(t)) throw new HologramError('ARG', `generate: bad token ${t}`);
       check(x.holo_wasm_gen_feed(g, t, err));
+      state.generated.push(t);
     },
-    sample() { check(x.holo_wasm_gen_sample(alive(), outp, err)); return rt.dv().getUint32(outp, true); },
-    mark() { x.holo_wasm_gen_mark(alive()); },
+    /** Samples the next token (not fed): sampler.allowed is asked for this draw's mask first. */
+    sample() {
+      const g = alive();
+      state.hooks.before(state.generated.slice());
+      check(x.holo_wasm_gen_sample(g, outp, err));
+      return rt.dv().getUint32(outp, true);
+    },
+    /**
+     * The last draw's log-probabilities (generator option logprobs: k):
+     * { token, prob, logprob, rawLogprob, topk: [{ token, logprob, rawLogprob }] }.
+     */
+    logprobs() { alive(); return state.hooks.logprobs(); },
+    mark() { x.holo_wasm_gen_mark(alive()); state.generated = []; },
     get vocab() { return x.holo_wasm_gen_vocab(alive()); },
     /** Tokens per execution (K for a K-token sequence model, else 1). */
     get seq() { const g = alive(); return typeof x.holo_wasm_gen_seq === 'function' ? x.holo_wasm_gen_seq(g) : 1; },
@@ -136,12 +155,13 @@ function stepApi(h, rt, state, outp) {
      * created on first use) and records the prompt.
      * Returns { reused, computed } (tokens restored / fed through the model).
      */
-    prefill(tokens, o = {}) { return prefill(h, rt, this, alive(), tokens, o); },
+    prefill(tokens, o = {}) { const r = prefill(h, rt, this, alive(), tokens, o); state.generated = []; return r; },
     /** Forgets the last n fed tokens, keeping the state (sequence models, or model.maskedState). */
     rewind(n) {
       const g = alive();
       if (!Number.isInteger(n) || n < 0) throw new HologramError('ARG', 'rewind: n must be a non-negative integer');
       check(x.holo_wasm_gen_rewind(g, n, err));
+      state.generated.length = Math.max(0, state.generated.length - n);
     },
     /**
      * Speculative decoding with `draft` (a generator of a session in the
@@ -151,7 +171,11 @@ function stepApi(h, rt, state, outp) {
      * other accepts by rejection sampling (target-only sampling's law).
      * Returns { tokens, proposed, accepted, acceptance, rounds, targetSteps, draftSteps }.
      */
-    speculate(draft, o = {}) { return speculate(h, rt, alive(), draft, o); },
+    speculate(draft, o = {}) {
+      const g = alive();
+      if (state.hooks.constrained) throw new HologramError('UNSUPPORTED', 'speculate: sampler.logitBias and sampler.allowed are not applied by speculative decoding (decode without a draft)');
+      return speculate(h, rt, g, draft, o);
+    },
     free() {
       if (!state.g) return;
       if (h.w && !rt.poisoned) x.holo_wasm_gen_free(state.g);

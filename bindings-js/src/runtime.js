@@ -10,7 +10,7 @@ import { DEFAULTS, environment } from './environment.js';
 import { admit, beginLoad } from './ceiling.js';
 
 const ERROR = new Struct('holo_error', ['status', 'message']);
-const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_pcache_new', 'holo_status_name'];
+const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_gen_mask', 'holo_wasm_gen_logprobs', 'holo_wasm_pcache_new', 'holo_status_name'];
 const REQUIRED = ['holo_alloc', 'holo_free', 'holo_wasm_load', 'holo_wasm_execute'];
 // holo_wasm_load's flags (holo_options.flags) and host bits.
 const LOAD_FLAGS = { trustStore: CONST.HOLO_OPT_TRUST_STORE, verifyConstants: CONST.HOLO_OPT_VERIFY_CONSTANTS, noWarmCone: CONST.HOLO_OPT_NO_WARM_CONE, persistMemo: CONST.HOLO_OPT_STORE_MEMO };

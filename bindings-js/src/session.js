@@ -214,11 +214,13 @@ export class Session {
    * model), then up to maxTokens are sampled.
    * opts: { maxTokens, stopToken, seed, sampler: { kind: 'greedy'|'default'|'mirostat',
    * temperature, topK, topP, minP, repetitionPenalty, frequencyPenalty, presencePenalty,
-   * penaltyWindow, tau, eta }, model: { tokenInput, positionInput, logitsOutput, maskedState,
+   * penaltyWindow, tau, eta, logitBias: { token: bias }, allowed: (generated) => mask }, model: { tokenInput, positionInput, logitsOutput, maskedState,
    * contentState }, (maskedState: the state's rows past the position are masked, so the
    * generator may rewind; contentState: label each state by a SHA-256 of its bytes),
-   * onToken, promptCache, speculative }.
-   * onToken(token, index) returning false stops. promptCache: true (or
+   * onToken, topLogprobs, promptCache, speculative }.
+   * onToken(token, index, { prob, logprob, rawLogprob, topk }) returning false stops
+   * (logprob: the sampled distribution's, rawLogprob: the model's softmax; topk:
+   * the topLogprobs most likely tokens; docs/generation.md, "Log-probabilities"). promptCache: true (or
    * { maxBytes, maxEntries } for the first use) restores the longest cached
    * prefix of the prompt from this session's prompt cache (setPromptCache) and
    * records the prompt. speculative: { draft: Session (same module instance,

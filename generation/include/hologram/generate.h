@@ -80,6 +80,14 @@ typedef struct holo_sampler {
   float last_prob;         /* its probability in the final distribution */
   holo_token_mask_fn mask; /* ConstrainedSampler: optional */
   void *mask_ctx;
+  const float *bias; /* logit bias[vocab], borrowed; NULL: none */
+  /* The last draw's distribution, kept in work/idx for holo_sampler_logprobs
+   * until the next draw or holo_sampler_probs: idx[0..last_keep) the kept
+   * tokens by descending probability, work[i] / last_mass their
+   * probabilities; last_keep 0: deterministic (one-hot at last_token). */
+  uint32_t last_keep, last_token;
+  double last_mass;
+  bool last_valid;
   holo_allocator a;
   float *work;      /* vocab */
   uint32_t *idx;    /* vocab */
@@ -92,6 +100,11 @@ holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uin
 void holo_sampler_free(holo_sampler *s);
 /* ConstrainedSampler: every draw is restricted to the mask's allowed tokens. */
 void holo_sampler_set_mask(holo_sampler *s, holo_token_mask_fn fn, void *ctx);
+/* Logit bias: bias[0..vocab) is added to every logit after the penalties,
+ * before the mask and the temperature (borrowed: it must outlive the
+ * sampler's draws; NULL removes it). Each entry finite or -inf (-inf bans
+ * the token); anything else is HOLO_ERR_ARG and leaves the bias unchanged. */
+holo_status holo_sampler_set_bias(holo_sampler *s, const float *bias, holo_error *err);
 /* Restarts the RNG from the config seed (and Mirostat's mu). */
 void holo_sampler_reset(holo_sampler *s);
 /* Draws one token from logits[0..vocab) (not modified). history: every token
@@ -106,6 +119,25 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
  * the RNG and Mirostat's state are untouched. */
 holo_status holo_sampler_probs(holo_sampler *s, const float *logits, const uint32_t *history, uint32_t n_history,
                                const uint32_t *generated, uint32_t n_generated, float *probs, holo_error *err);
+/* Log-probabilities of the last draw (docs/generation.md, "Log-probabilities").
+ * logprob: ln p under the distribution the token was drawn from (penalties,
+ * bias, mask, temperature, top-k/top-p/min-p, renormalised; 0 for a
+ * deterministic draw; -inf outside the kept set). raw_logprob: ln
+ * softmax(logits) at the token, the model's own distribution (logits: those
+ * given to the draw, before any sampler transform). */
+typedef struct holo_token_logprob {
+  uint32_t token;
+  float logprob;
+  float raw_logprob;
+} holo_token_logprob;
+#define HOLO_LOGPROBS_MAX_TOP 64
+/* After holo_sampler_sample(s, logits, ...) = token: *chosen for token, and
+ * top[0..*n_top) the k (<= HOLO_LOGPROBS_MAX_TOP, <= vocab) most likely
+ * tokens: by the draw's probability, then (the tokens it excludes) by raw
+ * logit, then lower id. HOLO_ERR_STATE if no draw is on record. */
+holo_status holo_sampler_logprobs(const holo_sampler *s, const float *logits, uint32_t token, uint32_t k,
+                                  holo_token_logprob *chosen, holo_token_logprob *top, uint32_t *n_top,
+                                  holo_error *err);
 /* Index of the largest logit (lowest index on ties), over allowed[] if given. */
 uint32_t holo_argmax(const float *logits, uint32_t vocab, const uint8_t *allowed);
 
@@ -202,6 +234,9 @@ typedef struct holo_gen_step_info {
   uint32_t vocab;
   uint32_t token;
   float prob; /* its probability under the sampler's final distribution */
+  /* The sampler that drew it: holo_sampler_logprobs(sampler, logits, token,
+   * ...) gives its log-probabilities (valid during observe). */
+  const holo_sampler *sampler;
   uint32_t n_state;
   const char (*state_labels)[HOLO_LABEL_LEN + 1]; /* state the logits came from */
 } holo_gen_step_info;

@@ -1,0 +1,89 @@
+// What JS attaches to a generator's draws (docs/generation.md, "Logit bias and
+// allowed masks", "Log-probabilities"): the sampler's logit bias table, the
+// allowed-token mask each draw asks sampler.allowed(generated) for, and the
+// log-probabilities of each draw as the C inspector recorded them.
+import { HologramError } from './errors.js';
+import { isToken } from './args.js';
+import { Struct } from './layout.js';
+
+const LP = new Struct('wasm_gen_logprobs', ['status', 'token', 'n_top', 'prob', 'logprob', 'raw_logprob', 'top_token', 'top_logprob', 'top_raw']);
+/** Most top tokens a draw reports (HOLO_LOGPROBS_MAX_TOP). */
+export const MAX_TOP_LOGPROBS = LP.extent('top_token').count;
+
+// sampler.logitBias ({ token: bias } or a Map) as a vocab-long Float32Array.
+function biasTable(lb, vocab) {
+  if (typeof lb !== 'object' || lb === null || Array.isArray(lb)) throw new HologramError('ARG', 'sampler.logitBias must be an object { token: bias } or a Map');
+  const table = new Float32Array(vocab);
+  for (const [k, v] of lb instanceof Map ? lb : Object.entries(lb)) {
+    const t = Number(k);
+    if (!isToken(t) || t >= vocab) throw new HologramError('ARG', `sampler.logitBias: token ${k} is outside the vocabulary (${vocab})`);
+    if (typeof v !== 'number' || Number.isNaN(v) || v === Infinity) throw new HologramError('ARG', `sampler.logitBias: the bias of token ${t} must be a finite number or -Infinity`);
+    table[t] = v;
+  }
+  return table;
+}
+
+/** Logprobs option: undefined/false off, true = no top tokens, k = k top tokens. */
+export function topCount(v, what) {
+  if (v === undefined || v === false || v === null) return -1;
+  const k = v === true ? 0 : v;
+  if (!Number.isInteger(k) || k < 0 || k > MAX_TOP_LOGPROBS) throw new HologramError('ARG', `${what} must be an integer from 0 to ${MAX_TOP_LOGPROBS}`);
+  return k;
+}
+
+/**
+ * The draw hooks of generator g (rt: its runtime, err: its error record):
+ * { before(generated) (writes the allowed mask), logprobs() (the last draw's),
+ * constrained (a bias or a mask is on) }.
+ */
+export function drawHooks(rt, err, g, sm, topK) {
+  const x = rt.x, V = x.holo_wasm_gen_vocab(g);
+  const need = (name) => { if (typeof x[name] !== 'function') throw new HologramError('UNSUPPORTED', `${name} is not in this core module (rebuild)`); };
+  if (sm.logitBias !== undefined && sm.logitBias !== null) {
+    need('holo_wasm_gen_set_bias');
+    const table = biasTable(sm.logitBias, V);
+    const p = rt.alloc(V * 4);
+    try {
+      new Float32Array(rt.mem, p, V).set(table);
+      const st = x.holo_wasm_gen_set_bias(g, p, err);
+      if (st !== 0) throw rt.error(err, st);
+    } finally { if (!rt.poisoned) x.holo_free(p); }
+  }
+  const allowed = sm.allowed;
+  if (allowed !== undefined && allowed !== null && typeof allowed !== 'function') throw new HologramError('ARG', 'sampler.allowed must be a function (generated) => mask');
+  let maskPtr = 0, lpPtr = 0;
+  if (allowed) {
+    need('holo_wasm_gen_mask');
+    if (!(maskPtr = x.holo_wasm_gen_mask(g, 1))) throw new HologramError('MEMORY', 'sampler.allowed: out of memory for the mask');
+  }
+  if (topK >= 0) {
+    need('holo_wasm_gen_logprobs');
+    if (!(lpPtr = x.holo_wasm_gen_logprobs(g, topK))) throw new HologramError('ARG', `logprobs: at most ${MAX_TOP_LOGPROBS} top tokens`);
+  }
+  return {
+    constrained: Boolean(allowed) || (sm.logitBias !== undefined && sm.logitBias !== null),
+    before(generated) { if (allowed) writeMask(rt, maskPtr, V, allowed(generated)); },
+    logprobs() {
+      if (!lpPtr) throw new HologramError('STATE', 'logprobs: the generator was made without the logprobs option');
+      return readLogprobs(rt, lpPtr);
+    },
+  };
+}
+
+// The callback's answer: vocab entries, truthy = allowed (the C sampler
+// refuses an all-false mask with a STATE error).
+function writeMask(rt, p, V, m) {
+  if (!m || typeof m !== 'object' || m.length !== V) throw new HologramError('ARG', `sampler.allowed must return a mask of ${V} entries (the vocabulary), got ${m && typeof m === 'object' ? `${m.length} entries` : String(m)}`);
+  const buf = new Uint8Array(rt.mem, p, V);
+  if (m instanceof Uint8Array) buf.set(m);
+  else for (let i = 0; i < V; i++) buf[i] = m[i] ? 1 : 0;
+}
+
+function readLogprobs(rt, p) {
+  const dv = rt.dv(), g = (f, i) => LP.get(dv, p, f, i);
+  const st = g('status');
+  if (st !== 0) throw new HologramError('STATE', 'logprobs: no draw recorded (sample first)');
+  const topk = [];
+  for (let j = 0; j < g('n_top'); j++) topk.push({ token: g('top_token', j), logprob: g('top_logprob', j), rawLogprob: g('top_raw', j) });
+  return { token: g('token'), prob: g('prob'), logprob: g('logprob'), rawLogprob: g('raw_logprob'), topk };
+}
