@@ -9,7 +9,13 @@
  * row-major order (for a given output element and tap at most one input
  * position contributes), each sum rounded to f32, the bias added last.
  * The GEMM's parallel split is its fixed rule and col2im runs one task per
- * output plane, so no byte depends on the thread count.
+ * output plane, so no byte depends on the thread count. X_g is packed into
+ * the core's 8-column panels per call (and, where the SIMD core reads one,
+ * W_g^T into its 4-row strips): the core's order contract does not depend
+ * on packing, so the bytes are the unpacked product's, while the tiles read
+ * both operands contiguously and the last N % 8 columns run as a padded
+ * panel instead of one strided dot product per element (autoencoder's
+ * [144 x 32] x [32 x 49]: docs/benchmarks.md).
  * Output size: stride * (in - 1) + output_padding + (k - 1) * dilation + 1
  * - pads, or output_shape with the padding it implies (SAME_UPPER puts the
  * odd pixel at the end, as the spec says). */
@@ -119,6 +125,32 @@ static bool ct_cols_floats(const ct_geom *g, size_t *floats) {
   return true;
 }
 
+/* The workspace after the cols: X_g in the core's panels, then W_g^T in its
+ * strips where this build's core reads them (0 floats where it does not).
+ * Sizes rounded to 16 floats so every part starts 64-byte aligned; cols
+ * (ct_cols_floats) bounds them: the panels are at most 8 columns past the
+ * plane over Cg rows, the strips 3 rows past Mg * taps. */
+typedef struct {
+  size_t cols, pb, pa;
+} ct_ws;
+
+static size_t ct_round16(size_t n) { return (n + 15) / 16 * 16; }
+
+static bool ct_workspace(const ct_geom *g, ct_ws *w) {
+  if (!ct_cols_floats(g, &w->cols)) return false;
+  const uint64_t ip = (uint64_t)(g->in[0] * g->in[1] * g->in[2]), taps = (uint64_t)(g->k[0] * g->k[1] * g->k[2]);
+  const uint64_t rows = g->Mg * taps;
+  uint64_t f[2] = {g->Cg, ip + HOLO_GEMM_NR}, h[2] = {g->Cg, rows + 3};
+  uint64_t pb = holo_k_work(2, f), pa = holo_k_work(2, h);
+  if (pb > SIZE_MAX / 64 || pa > SIZE_MAX / 64 || w->cols > SIZE_MAX / 64) return false;
+  w->cols = ct_round16(w->cols);
+  w->pb = ct_round16(holo_gemm_packed_floats((size_t)g->Cg, (size_t)ip));
+  w->pa = holo_gemm_wants_packed_a((size_t)rows, (size_t)ip, (size_t)g->Cg)
+              ? ct_round16(holo_gemm_packed_a_floats((size_t)rows, (size_t)g->Cg))
+              : 0;
+  return true;
+}
+
 holo_status holo_k_convtranspose_infer(holo_kernel_call *c) {
   holo_status st;
   ct_geom g;
@@ -129,22 +161,40 @@ holo_status holo_k_convtranspose_infer(holo_kernel_call *c) {
   uint64_t f[6] = {
       g.N, g.M, (uint64_t)(g.in[0] * g.in[1]), (uint64_t)g.in[2], g.Cg, (uint64_t)(g.k[0] * g.k[1] * g.k[2])};
   c->work = holo_k_work(6, f);
-  size_t cols;
-  if (!ct_cols_floats(&g, &cols)) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvTranspose: geometry too large");
-  c->workspace_bytes = cols * sizeof(float);
+  ct_ws w;
+  if (!ct_workspace(&g, &w)) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvTranspose: geometry too large");
+  c->workspace_bytes = (w.cols + w.pb + w.pa) * sizeof(float);
   int64_t ys[5] = {(int64_t)g.N, (int64_t)g.M, g.out[0], g.out[1], g.out[2]};
   return holo_k_set_output(c, "ConvTranspose", 0, HOLO_DT_F32, g.nsp + 2, ys);
 }
 
-/* The input positions i of axis a whose output i * s - pb + t * d lies in
- * [0, out): [*lo, *hi) (empty when *lo >= *hi). */
-static void ct_range(const ct_geom *g, uint32_t a, int64_t t, int64_t *lo, int64_t *hi) {
-  int64_t base = t * g->d[a] - g->pb[a], s = g->s[a]; /* o = i * s + base */
-  int64_t l = base >= 0 ? 0 : (-base + s - 1) / s;    /* smallest i with o >= 0 */
-  int64_t h = g->out[a] - 1 - base;                   /* largest o - base */
-  h = h < 0 ? 0 : h / s + 1;                          /* i < h keeps o < out */
+/* One spatial axis of the geometry. */
+typedef struct {
+  int64_t in, out, k, s, d, pb;
+} ct_axis;
+
+/* Axis j of 3, the spatial axes right-aligned (size-1 axes first): the
+ * innermost col2im loop then runs along the last real axis (with the
+ * padding axis innermost, every element would be a pass of all three
+ * loops). The taps' row-major order, and so each sum's order, is the same
+ * whichever side the size-1 axes are on. */
+static ct_axis ct_axis_at(const ct_geom *g, uint32_t j) {
+  uint32_t pad = 3 - g->nsp;
+  if (j < pad) return (ct_axis){1, 1, 1, 1, 1, 0};
+  uint32_t a = j - pad;
+  return (ct_axis){g->in[a], g->out[a], g->k[a], g->s[a], g->d[a], g->pb[a]};
+}
+
+/* The input positions i of axis x whose output i * s - pb + t * d lies in
+ * [0, out): [*lo, *hi) (empty when *lo >= *hi); *base = t * d - pb. */
+static void ct_range(const ct_axis *x, int64_t t, int64_t *lo, int64_t *hi, int64_t *base) {
+  int64_t b = t * x->d - x->pb, s = x->s;    /* o = i * s + b */
+  int64_t l = b >= 0 ? 0 : (-b + s - 1) / s; /* smallest i with o >= 0 */
+  int64_t h = x->out - 1 - b;                /* largest o - b */
+  h = h < 0 ? 0 : h / s + 1;                 /* i < h keeps o < out */
   *lo = l;
-  *hi = h < g->in[a] ? h : g->in[a];
+  *hi = h < x->in ? h : x->in;
+  *base = b;
 }
 
 typedef struct {
@@ -154,32 +204,42 @@ typedef struct {
   uint64_t grp;
 } ct_job;
 
+/* Adds the column rows of one tap into plane y: the input rows [l0, h0) x
+ * [l1, h1), each a run of n elements from src to every s2-th output. */
+static void ct_tap(const ct_axis *A, const int64_t *l, const int64_t *h, const int64_t *b, const float *col, float *y) {
+  const size_t n = (size_t)(h[2] - l[2]), s2 = (size_t)A[2].s;
+  for (int64_t i0 = l[0]; i0 < h[0]; i0++)
+    for (int64_t i1 = l[1]; i1 < h[1]; i1++) {
+      const float *src = col + (i0 * A[1].in + i1) * A[2].in + l[2];
+      float *dst = y + ((i0 * A[0].s + b[0]) * A[1].out + i1 * A[1].s + b[1]) * A[2].out + l[2] * A[2].s + b[2];
+      if (s2 == 1)
+        for (size_t q = 0; q < n; q++)
+          dst[q] += src[q];
+      else
+        for (size_t q = 0; q < n; q++)
+          dst[q * s2] += src[q];
+    }
+}
+
 /* col2im of output plane mg of the job's group: taps in row-major order. */
 static void ct_col2im(void *arg, uint32_t mg) {
   const ct_job *J = arg;
   const ct_geom *g = J->g;
-  const int64_t ip = g->in[0] * g->in[1] * g->in[2], op = g->out[0] * g->out[1] * g->out[2];
+  const ct_axis A[3] = {ct_axis_at(g, 0), ct_axis_at(g, 1), ct_axis_at(g, 2)};
+  const int64_t ip = A[0].in * A[1].in * A[2].in, op = A[0].out * A[1].out * A[2].out;
   const uint64_t m = J->grp * g->Mg + mg;
   float *y = J->Y + m * (uint64_t)op;
   for (int64_t o = 0; o < op; o++)
     y[o] = 0.0f;
-  const float *col = J->cols + (uint64_t)mg * (uint64_t)(g->k[0] * g->k[1] * g->k[2]) * (uint64_t)ip;
-  for (int64_t t0 = 0; t0 < g->k[0]; t0++)
-    for (int64_t t1 = 0; t1 < g->k[1]; t1++)
-      for (int64_t t2 = 0; t2 < g->k[2]; t2++, col += ip) {
-        int64_t l0, h0, l1, h1, l2, h2;
-        ct_range(g, 0, t0, &l0, &h0);
-        ct_range(g, 1, t1, &l1, &h1);
-        ct_range(g, 2, t2, &l2, &h2);
-        const int64_t b0 = t0 * g->d[0] - g->pb[0], b1 = t1 * g->d[1] - g->pb[1],
-                      b2 = t2 * g->d[2] - g->pb[2];
-        for (int64_t i0 = l0; i0 < h0; i0++)
-          for (int64_t i1 = l1; i1 < h1; i1++) {
-            const float *src = col + (i0 * g->in[1] + i1) * g->in[2];
-            float *row = y + ((i0 * g->s[0] + b0) * g->out[1] + i1 * g->s[1] + b1) * g->out[2];
-            for (int64_t i2 = l2; i2 < h2; i2++)
-              row[i2 * g->s[2] + b2] += src[i2];
-          }
+  const float *col = J->cols + (uint64_t)mg * (uint64_t)(A[0].k * A[1].k * A[2].k) * (uint64_t)ip;
+  int64_t l[3], h[3], b[3];
+  for (int64_t t0 = 0; t0 < A[0].k; t0++)
+    for (int64_t t1 = 0; t1 < A[1].k; t1++)
+      for (int64_t t2 = 0; t2 < A[2].k; t2++, col += ip) {
+        ct_range(&A[0], t0, &l[0], &h[0], &b[0]);
+        ct_range(&A[1], t1, &l[1], &h[1], &b[1]);
+        ct_range(&A[2], t2, &l[2], &h[2], &b[2]);
+        if (l[2] < h[2]) ct_tap(A, l, h, b, col, y);
       }
   if (J->B)
     for (int64_t o = 0; o < op; o++)
@@ -194,14 +254,25 @@ holo_status holo_k_convtranspose_run(holo_kernel_call *c) {
   const float *X = c->inputs[0].data, *W = c->inputs[1].data;
   float *Y = c->outputs[0].data, *cols = c->workspace;
   if (g.Mg > UINT32_MAX) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvTranspose: too many output channels");
+  ct_ws w;
+  ct_workspace(&g, &w); /* infer checked it fits */
+  float *pb = cols + w.cols, *pa = pb + w.pb;
   for (uint64_t n = 0; n < g.N; n++)
     for (uint64_t grp = 0; grp < g.G; grp++) {
       holo_gemm q = {0};
       q.M = rows, q.N = ip, q.K = (size_t)g.Cg;
       q.A = W + grp * g.Cg * rows, q.rsa = 1, q.csa = rows; /* A(r, cg) = W[cg][r]: W_g transposed */
-      q.B = X + (n * g.C + grp * g.Cg) * ip, q.ldb = ip;
       q.C = cols, q.ldc = ip;
-      if (rows && ip) holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
+      if (rows && ip && q.K) {
+        holo_gemm_pack_b(pb, X + (n * g.C + grp * g.Cg) * ip, ip, 1, q.K, ip);
+        q.Bp = pb;
+        if (w.pa) holo_gemm_pack_a_par(&q, pa, c->parallel_for, c->pctx);
+        holo_gemm_f32_par(&q, c->parallel_for, c->pctx);
+      } else if (rows && ip) {
+        /* no input channels: every column value is the empty sum +0 */
+        for (size_t r = 0; r < rows * ip; r++)
+          cols[r] = 0.0f;
+      }
       ct_job J = {&g, cols, holo_k_absent(c, 2) ? 0 : c->inputs[2].data, Y + n * g.M * op, grp};
       if (c->parallel_for && g.Mg > 1)
         c->parallel_for(c->pctx, (uint32_t)g.Mg, ct_col2im, &J);
