@@ -138,7 +138,8 @@ static size_t ct_round16(size_t n) { return (n + 15) / 16 * 16; }
 
 static bool ct_workspace(const ct_geom *g, ct_ws *w) {
   if (!ct_cols_floats(g, &w->cols)) return false;
-  const uint64_t ip = (uint64_t)(g->in[0] * g->in[1] * g->in[2]), taps = (uint64_t)(g->k[0] * g->k[1] * g->k[2]);
+  const uint64_t ip = (uint64_t)(g->in[0] * g->in[1] * g->in[2]),
+                 taps = (uint64_t)(g->k[0] * g->k[1] * g->k[2]);
   const uint64_t rows = g->Mg * taps;
   uint64_t f[2] = {g->Cg, ip + HOLO_GEMM_NR}, h[2] = {g->Cg, rows + 3};
   uint64_t pb = holo_k_work(2, f), pa = holo_k_work(2, h);
@@ -206,12 +207,14 @@ typedef struct {
 
 /* Adds the column rows of one tap into plane y: the input rows [l0, h0) x
  * [l1, h1), each a run of n elements from src to every s2-th output. */
-static void ct_tap(const ct_axis *A, const int64_t *l, const int64_t *h, const int64_t *b, const float *col, float *y) {
+static void ct_tap(const ct_axis *A, const int64_t *l, const int64_t *h, const int64_t *b, const float *col,
+                   float *y) {
   const size_t n = (size_t)(h[2] - l[2]), s2 = (size_t)A[2].s;
   for (int64_t i0 = l[0]; i0 < h[0]; i0++)
     for (int64_t i1 = l[1]; i1 < h[1]; i1++) {
       const float *src = col + (i0 * A[1].in + i1) * A[2].in + l[2];
-      float *dst = y + ((i0 * A[0].s + b[0]) * A[1].out + i1 * A[1].s + b[1]) * A[2].out + l[2] * A[2].s + b[2];
+      float *dst =
+          y + ((i0 * A[0].s + b[0]) * A[1].out + i1 * A[1].s + b[1]) * A[2].out + l[2] * A[2].s + b[2];
       if (s2 == 1)
         for (size_t q = 0; q < n; q++)
           dst[q] += src[q];
