@@ -52,6 +52,8 @@ import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.j
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 import { widenHalf } from './rewrites/widen-half.js';
+import { allNodes } from './control-graphs.js';
+import { emitNodes, emitGraphsOf, captureRename } from './emit-graphs.js';
 
 export const MIN_OPSET = 1;
 export const MAX_OPSET = 18;
@@ -212,6 +214,13 @@ function addGraphOutputs(ir, g) {
   }
 }
 
+/** widen-half rewrites the top level only: a construct's graphs would keep their 16-bit values. */
+function refuseHalfConstructs(ir) {
+  const ctl = ir.nodes.find((n) => n.graphs);
+  if (ctl && [...ir.values.values()].some((v) => v.dtype === DT.f16 || v.dtype === DT.bf16))
+    throw new Error(`unsupported op '${ctl.op}' (${nodeDesc(ctl)}): a model with float16/bfloat16 values and an ${ctl.op} executed at run time (the converter widens 16-bit floats outside nested graphs only)`);
+}
+
 /** The graph rewrites, in order (docs/converter.md). */
 function rewrite(ir, opts, fold) {
   removeIdentity(ir);
@@ -233,7 +242,8 @@ function rewrite(ir, opts, fold) {
 
 /** What is left must be expressible (stored attribute types, distinct outputs) and, with `backendRt`, executable. */
 function checkExpressible(ir, backendRt) {
-  for (const n of ir.nodes) {
+  for (const n of allNodes(ir.nodes)) {
+    if (n.graphs) continue; // a construct the runtime executes (docs/holo-format.md §4a), not a kernel
     for (const [k, a] of Object.entries(n.attrs))
       if (!['int', 'float', 'ints', 'floats', 'string'].includes(a.type))
         throw new Error(`unsupported op '${n.op}' (${nodeDesc(n)}): attribute '${k}' of type ${a.type} cannot be stored (it must fold to a constant)`);
@@ -265,13 +275,9 @@ function emitGraph(ir, model, opset, opts) {
   };
   for (const name of ir.inputs) { const v = ir.get(name); ids.set(name, gb.input(name, v.dtype, v.shape)); }
   for (const n of ir.nodes) {
-    const ins = n.inputs.map(valueId);
-    const outs = gb.node(n.op, ins, {
-      name: n.name,
-      attrs: Object.entries(n.attrs).map(([name, a]) => ({ name, type: a.type, value: a.value })),
-      outputs: n.outputs.map((o) => { const v = ir.get(o); return { name: o, dtype: v?.dtype ?? DT.f32, shape: v?.shape ?? null }; }),
-    });
-    n.outputs.forEach((o, k) => ids.set(o, outs[k]));
+    const [ctl] = emitNodes(gb, ir, [n], valueId, ids, (x) => x);
+    // a construct's graphs follow it (compiler/emit-graphs.js)
+    if (ctl) emitGraphsOf(gb, ir, n, ctl[1], valueId, ids, captureRename(n));
   }
   for (const o of ir.outputs) gb.output(valueId(o));
   return gb.toJSON();
@@ -331,6 +337,7 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   addGraphOutputs(ir, g);
   progress('rewrites', 0, 1);
   // before the other rewrites: they and every kernel but Cast see f32 only
+  refuseHalfConstructs(ir);
   report.half = widenHalf(ir);
   rewrite(ir, opts, fold);
   const backendRt = checkBackend && runtimeRt ? runtimeRt : null;

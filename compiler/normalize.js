@@ -75,6 +75,25 @@ function normalizerContext(ir, g, opset, fold, state) {
       if (ir.has(name)) throw new Error(`value '${name}' is produced twice`);
       ir.addValue({ name, dtype, shape: null, kind: 'seq', items: [...items], optional });
     },
+    /** A formal input of a nested graph (compiler/control-graphs.js): a value no node produces. */
+    defineGraphInput: (hint, dtype, shape) => ir.addValue({ name: ir.fresh(hint), dtype, shape, kind: 'ginput' }),
+    /** An output of a control node (its producer is pushed with pushNode). */
+    defineNodeValue: (name, dtype, shape) => defineOut(name, dtype, shape),
+    /** Runs fn with the emitted nodes going to a list of their own: { result, nodes }. */
+    collect(fn) {
+      const saved = state.out;
+      state.out = [];
+      try {
+        const result = fn();
+        return { result, nodes: state.out };
+      } finally {
+        state.out = saved;
+      }
+    },
+    /** Forgets the nodes emitted after the first `len` (an inlining abandoned for a construct). */
+    truncate(len) { state.out.length = len; },
+    /** Appends a node as built (a control node: no inference, no folding). */
+    pushNode(node) { state.out.push(node); },
     /** Inline subgraph `sub` with its inputs bound to `binds`: its outputs' value names (control-flow.js). */
     inlineGraph: (sub, binds, prefix) => inlineGraph(ir, ctx, state, sub, binds, prefix),
     emit(op, inputs, outputs, attrs) {

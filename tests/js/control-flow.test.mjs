@@ -1,7 +1,8 @@
 // If, Loop, Scan and the sequence ops through the converter
 // (compiler/onnx-ops-control.js, onnx-ops-seq.js: subgraphs inlined at
 // convert time, docs/decisions.md 41) against onnxruntime-node, and the
-// refusals of what cannot be inlined, each with its reason.
+// constructs emitted where inlining cannot be exact (decision 53), and the
+// refusals that remain, each with its reason.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
@@ -63,15 +64,32 @@ test('If: a runtime condition computes both branches and selects; both values of
   for (const c of [1, 0]) await againstOrt(b.bytes(), { c: { type: BOOL, data: Uint8Array.of(c), shape: [] }, x: f32([2, 3]) }, `If runtime ${c}`);
 });
 
-test('If: refusals with their reasons (a runtime condition over a branch that may fail, shapes that differ)', () => {
+test('If: a runtime condition over a branch that may fail, or branches of different shapes: a construct that runs the taken branch = onnxruntime', async () => {
   const gat = new OnnxBuilder().init('i', INT64, [1], [1]).node('Gather', ['x', 'i'], ['y']).output('y', FLOAT, [1, 3]);
   const b1 = new OnnxBuilder(13).input('c', BOOL, []).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6));
   b1.node('If', ['c'], ['y'], { then_branch: G(gat), else_branch: G(branch('Mul')) }).output('y', FLOAT, null);
-  refuses(b1.bytes(), /unsupported op 'If'.*known only at run time and a branch holds Gather/);
   const wide = new OnnxBuilder().node('Concat', ['x', 'w'], ['y'], { axis: 0 }).output('y', FLOAT, [4, 3]);
   const b2 = new OnnxBuilder(13).input('c', BOOL, []).input('x', FLOAT, [2, 3]).init('w', FLOAT, [2, 3], rand(6));
   b2.node('If', ['c'], ['y'], { then_branch: G(wide), else_branch: G(branch('Mul')) }).output('y', FLOAT, null);
-  refuses(b2.bytes(), /output 0: the branches' shapes \[4,3\] and \[2,3\] are not one known shape/);
+  for (const c of [1, 0]) {
+    const feeds = { c: { type: BOOL, data: Uint8Array.of(c), shape: [] }, x: f32([2, 3]) };
+    let r = await againstOrt(b1.bytes(), feeds, `If Gather ${c}`);
+    assert.equal(r.opsOut, { If: 1 }, 'one construct; the branches are its graphs');
+    r = await againstOrt(b2.bytes(), feeds, `If shapes ${c}`);
+    assert.equal(r.opsOut, { If: 1 });
+  }
+});
+
+test('If: an untaken branch that would fail does not fail the call (only the taken branch runs)', async () => {
+  // then: Gather at index 5 of a [2, 3] input, out of range; else: Neg
+  const bad = new OnnxBuilder().init('i', INT64, [1], [5]).node('Gather', ['x', 'i'], ['y']).output('y', FLOAT, [1, 3]);
+  const neg = new OnnxBuilder().node('Neg', ['x'], ['y']).output('y', FLOAT, [2, 3]);
+  const b = new OnnxBuilder(13).input('c', BOOL, []).input('x', FLOAT, [2, 3]);
+  b.node('If', ['c'], ['y'], { then_branch: G(bad), else_branch: G(neg) }).output('y', FLOAT, null);
+  await againstOrt(b.bytes(), { c: { type: BOOL, data: Uint8Array.of(0), shape: [] }, x: f32([2, 3]) }, 'If untaken failure');
+  const hs = rt.load(convert(b.bytes()).holo);
+  assert.throws(() => hs.execute([{ data: Uint8Array.of(1), shape: [] }, { data: rand(6), shape: [2, 3] }]), /Gather|index|range/i, 'the taken failing branch fails with a message');
+  hs.dispose();
 });
 
 /** Loop of M iterations: s += x * i (carried), scan output x * i per iteration; the body reads x from outside. */
@@ -107,18 +125,30 @@ test('Loop: a loop-carried value whose shape changes every iteration (Concat gro
   await againstOrt(b.bytes(), { x: f32([1, 3]) }, 'Loop growing');
 });
 
-test('Loop: refusals with their reasons (a runtime trip count, the unroll bound, a runtime condition)', () => {
+test('Loop: a runtime trip count (0, 1, 4), more iterations than the unroll bound, a runtime condition: a construct = onnxruntime', async () => {
   const b = new OnnxBuilder(13).input('M', INT64, []).input('x', FLOAT, [2]);
   const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2]).node('Add', ['s', 'x'], ['s2']).node('Identity', ['cin'], ['c']);
   body.output('c', BOOL, []).output('s2', FLOAT, [2]);
   b.node('Loop', ['M', '', 'x'], ['y'], { body: G(body) }).output('y', FLOAT, null);
-  refuses(b.bytes(), /unsupported op 'Loop'.*the trip count 'M' is known only at run time/);
-  refuses(loopModel(5000), /more than 1024 iterations, the unroll bound/);
-  const b2 = new OnnxBuilder(13).input('x', FLOAT, [2]).init('M', INT64, [], [3]).init('c0', BOOL, [], [1]);
+  for (const m of [0, 1, 4]) {
+    const r = await againstOrt(b.bytes(), { M: { type: INT64, data: BigInt64Array.of(BigInt(m)), shape: [] }, x: f32([2]) }, `Loop M=${m}`);
+    assert.equal(r.opsOut, { Loop: 1 });
+  }
+  const r = await againstOrt(loopModel(5000), { x: f32([2, 3]) }, 'Loop M=5000');
+  assert.equal(r.opsOut, { Loop: 1 }, 'over the unroll bound: one construct, not 5000 iterations of nodes');
+  const b2 = new OnnxBuilder(13).input('x', FLOAT, [2]).init('M', INT64, [], [30]).init('c0', BOOL, [], [1]);
   const body2 = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2]).node('Add', ['s', 'x'], ['s2']);
   body2.node('ReduceSum', ['s2'], ['t'], { keepdims: 0 }).init('z', FLOAT, [], [10]).node('Less', ['t', 'z'], ['c']).output('c', BOOL, []).output('s2', FLOAT, [2]);
   b2.node('Loop', ['M', 'c0', 'x'], ['y'], { body: G(body2) }).output('y', FLOAT, null);
-  refuses(b2.bytes(), /the condition the body computes \('c', iteration 0\) is known only at run time/);
+  for (const v of [[1, 2], [0.1, 0.2], [20, 1]]) await againstOrt(b2.bytes(), { x: { type: FLOAT, data: Float32Array.from(v), shape: [2] } }, `Loop while sum < 10 from ${v}`);
+});
+
+test('Loop: refused with its reason: neither a trip count nor a condition', () => {
+  const body = new OnnxBuilder().input('i', INT64, []).input('cin', BOOL, []).input('s', FLOAT, [2]).node('Add', ['s', 'x'], ['s2']).node('Identity', ['cin'], ['c']);
+  body.output('c', BOOL, []).output('s2', FLOAT, [2]);
+  const b = new OnnxBuilder(13).input('x', FLOAT, [2]);
+  b.node('Loop', ['', '', 'x'], ['y'], { body: G(body) }).output('y', FLOAT, null);
+  refuses(b.bytes(), /neither a trip count nor a condition/);
 });
 
 test('Loop: a nested If in the body reads the body\'s own values and the outer graph\'s = onnxruntime', async () => {
