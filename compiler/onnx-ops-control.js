@@ -377,8 +377,10 @@ function scan8(ctx, n, body) {
 /** The scan length: a constant when the shapes tell it, else read at run time from scan input 0 (an i64 scalar). */
 function scanLength(ctx, scanIns, axes, tag) {
   const lens = scanIns.map((x, j) => ctx.shape(x)[axes[j]]);
-  const known = lens.filter((d) => typeof d === 'number');
-  if (known.some((d) => d !== known[0])) throw new Unsupported(`the scan inputs' lengths ${JSON.stringify(lens)} differ`);
+  // one number or one symbol (the runtime binds a symbol to one dim across
+  // the inputs): input 0's length is then every input's, as Scan requires
+  if (lens.some((d) => d !== lens[0] || d === null || d === undefined))
+    throw new Unsupported(`the scan inputs' lengths ${JSON.stringify(lens)} are not one length known to be equal (a number or one symbol)`);
   if (typeof lens[0] === 'number') return ctx.constScalar(`${tag}_len`, DT.i64, lens[0]);
   const [shp] = ctx.emit('Shape', [scanIns[0]], [ctx.tmp(`${tag}_dims`)], { start: A.int(0) });
   return ctx.emit('Gather', [shp, ctx.constScalar(`${tag}_axis`, DT.i64, axes[0])], [ctx.tmp(`${tag}_len`)], { axis: A.int(0) })[0];

@@ -127,8 +127,13 @@ test('Scan: a run-time sequence length, lowered onto the Loop construct (directi
   }
 });
 
-test('Scan: a sequence length of 0 is refused, as onnxruntime refuses it', () => {
+test('Scan: refusals: a sequence length of 0 (onnxruntime refuses it), scan inputs whose lengths are not known to be equal', () => {
   assert.throws(() => convert(scanModel({ T: 0 })), /a Scan over zero iterations/);
+  const body = new OnnxBuilder().input('s', FLOAT, [2]).input('at', FLOAT, [2]).input('bt', FLOAT, [2]);
+  body.node('Add', ['s', 'at'], ['s1']).node('Add', ['s1', 'bt'], ['s2']).output('s2', FLOAT, [2]);
+  const b = new OnnxBuilder(16).input('s0', FLOAT, [2]).input('a', FLOAT, ['T', 2]).input('b', FLOAT, ['U', 2]);
+  b.node('Scan', ['s0', 'a', 'b'], ['sF'], { body: G(body), num_scan_inputs: 2 }).output('sF', FLOAT, null);
+  assert.throws(() => convert(b.bytes()), /lengths \["T","U"\] are not one length known to be equal/);
 });
 
 test.run();
