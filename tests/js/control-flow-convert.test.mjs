@@ -8,12 +8,13 @@
 // If on a run-time condition whose branch may fail (a construct inside a
 // construct); a Scan over a length known only at run time, reversed and on
 // another axis, lowered onto the Loop construct (length 0 refused); the memo
-// (a repeated call is one memo hit).
+// (a repeated call is one memo hit); the scalar core and 2 threads give the
+// simd128 bytes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
 import { convert } from '../../compiler/convert.js';
-import { init } from '../../bindings-js/index.js';
+import { init, load } from '../../bindings-js/index.js';
 import { OnnxBuilder, FLOAT, INT64, BOOL, G, rand } from './onnx-build.mjs';
 
 const rt = await init(undefined, { variant: 'simd128' });
@@ -102,6 +103,21 @@ test('Loop in Loop: the inner trip count is the outer iteration number; the bodi
   const hs = rt.load(convert(bytes).holo);
   for (const m of [0, 1, 4]) await againstOrt(bytes, hs, { M: i64(m), x: f32([2], [1.5, -0.5]) }, `nested M=${m}`);
   hs.dispose();
+});
+
+test('determinism: the scalar core and 2 threads give the simd128 bytes for a converted construct', async () => {
+  const holo = convert(growModel()).holo;
+  const feeds = [{ data: BigInt64Array.of(7n), shape: [] }, { data: Uint8Array.of(1), shape: [] }, { data: BigInt64Array.of(6n), shape: [] }, { data: Float32Array.of(0.3, -1.7), shape: [1, 2] }];
+  const run = (r, opts) => { const hs = r.load(holo, opts); const out = hs.execute(feeds); hs.dispose(); return out.map((o) => Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength).toString('hex')); };
+  const want = run(rt);
+  const scalar = await init(undefined, { variant: 'scalar' });
+  assert.equal(run(scalar), want, 'scalar = simd128');
+  const hs2 = await load(holo, { threads: 2 });
+  try {
+    assert.equal(hs2.execute(feeds).map((o) => Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength).toString('hex')), want, '2 threads = 1 thread');
+  } finally {
+    hs2.dispose();
+  }
 });
 
 // Scan: state s += x_t (carried), outputs y_t = s * x_t; input x [T, 2]
