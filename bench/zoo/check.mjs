@@ -3,7 +3,10 @@
 // shapes fixed, as `holo convert --shape NAME=...` would), run it on seeded
 // inputs, compare every output with onnxruntime-node (CPU EP), classify:
 //   pass     every f32 output within max|a-b| <= 1e-4 * max|ref| (integer and
-//            bool outputs equal), shapes equal
+//            bool outputs equal), shapes equal; an output whose values are
+//            float16 (declared so, or a Cast of a float16 value:
+//            bench/zoo/half-outputs.mjs) element by element within
+//            max(2 float16 ulps of the ref value, 1e-4 * max|ref|)
 //   wrong    it ran and some output is off (or missing, or shaped otherwise)
 //   refused  the converter or the runtime said no, with its message and the
 //            issue that covers it (bench/zoo/refusals.mjs)
@@ -18,8 +21,14 @@ import { convert } from '../../compiler/convert.js';
 import { Feeder } from './inputs.mjs';
 import { classifyRefusal } from './refusals.mjs';
 import { halfToFloat, bf16ToFloat } from '../../compiler/half.js';
+import { halfValuedOutputs } from './half-outputs.mjs';
 
 export const REL_TOL = 1e-4;
+// float16 values are judged in their own ulps: onnxruntime's levels alone
+// move isnet_medium's by up to 0.6 ulp (docs/zoo.md, "Float16 outputs")
+export const HALF_ULPS = 2;
+/** One float16 ulp at |v| (subnormal spacing below 2^-14). */
+export const halfUlp = (v) => (Math.abs(v) < 2 ** -14 ? 2 ** -24 : 2 ** (Math.floor(Math.log2(Math.abs(v))) - 10));
 const FLOAT = new Set(['float32', 'float64', 'float16', 'bfloat16']);
 const ms = (t0) => +(performance.now() - t0).toFixed(1);
 const oneLine = (e) => String(e?.message ?? e).split('\n')[0].slice(0, 500);
@@ -29,8 +38,11 @@ function refused(row, stage, e) {
   return { ...row, status: 'refused', message, ...classifyRefusal(message) };
 }
 
-/** Compare one output; returns { diff, ref, ok, why }. */
-export function compareOutput(name, ref, got) {
+/**
+ * Compare one output; returns { diff, ref, ok, why } (plus ulps, the largest
+ * |a-b| in float16 ulps of the ref value, when `half`: the values are float16).
+ */
+export function compareOutput(name, ref, got, { half = ref.type === 'float16' } = {}) {
   if (!got) return { ok: false, why: `output '${name}' missing from hologram's outputs` };
   const rs = [...ref.dims].map(Number), gs = [...got.shape].map(Number);
   if (rs.join() !== gs.join()) return { ok: false, why: `output '${name}' shape [${gs}] vs onnxruntime [${rs}]` };
@@ -44,8 +56,29 @@ export function compareOutput(name, ref, got) {
     mx = Math.max(mx, Math.abs(x));
     diff = Math.max(diff, Math.abs(x - y));
   }
+  if (half && FLOAT.has(ref.type) && Number.isFinite(diff)) return compareHalf(name, a, b, num, diff, mx);
   const ok = FLOAT.has(ref.type) ? diff <= REL_TOL * mx : diff === 0;
   return { ok, diff, ref: mx, why: ok ? null : `output '${name}' max|diff| ${diff.toExponential(2)} vs max|ref| ${mx.toExponential(2)}` };
+}
+
+/**
+ * The float16 bar, element by element: |a-b| <= max(HALF_ULPS ulps of ref,
+ * REL_TOL * max|ref|). ulps: the largest |a-b| in ulps of the ref value, the
+ * ulp floored at REL_TOL * max|ref| / HALF_ULPS (so the bar is ulps <= HALF_ULPS).
+ */
+function compareHalf(name, a, b, num, diff, mx) {
+  let ulps = 0, over = 0, at = -1;
+  const floor = (REL_TOL * mx) / HALF_ULPS;
+  for (let i = 0; i < a.length; i++) {
+    const x = num(Number(a[i])), y = num(Number(b[i]));
+    if (Number.isNaN(x)) continue;
+    const u = Math.abs(x - y) / Math.max(halfUlp(x), floor);
+    if (u > ulps) ulps = u;
+    if (u > HALF_ULPS) { over++; if (at < 0) at = i; }
+  }
+  const ok = over === 0;
+  const why = ok ? null : `output '${name}' (float16 values) ${over} element(s) over max(${HALF_ULPS} ulps, ${REL_TOL} x max|ref|), first at ${at}: ${num(Number(a[at]))} vs ${num(Number(b[at]))}`;
+  return { ok, diff, ref: mx, ulps: +ulps.toFixed(2), why };
 }
 
 const ARRAYS = { float32: Float32Array, float64: Float64Array, int64: BigInt64Array, int32: Int32Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array, int16: Int16Array, uint16: Uint16Array, float16: Uint16Array, bfloat16: Uint16Array };
@@ -158,12 +191,16 @@ export async function checkModel(entry, dir, { rt, holoOut = null, refCache = nu
 
   let worst = null;
   const bad = [];
+  const half = halfValuedOutputs(onnx);
+  let halfUlps = null;
   for (const name of ref.names) {
-    const c = compareOutput(name, ref.out[name], got[name]);
+    const c = compareOutput(name, ref.out[name], got[name], { half: half.has(name) || ref.out[name].type === 'float16' });
     if (!c.ok) bad.push(c.why);
+    if (c.ulps !== undefined) halfUlps = Math.max(halfUlps ?? 0, c.ulps);
     if (c.diff !== undefined && (worst === null || c.diff / (c.ref || 1) > worst.rel)) worst = { output: name, rel: c.diff / (c.ref || 1), diff: c.diff, ref: c.ref };
   }
   if (worst) Object.assign(row, { max_diff_rel: +worst.rel.toExponential(2), max_abs_ref: +worst.ref.toExponential(2), worst_output: worst.output });
+  if (halfUlps !== null) Object.assign(row, { half_outputs: half.size, max_half_ulps: halfUlps });
   if (bad.length) return { ...row, status: 'wrong', message: bad.slice(0, 3).join('; ') };
   // an all-zero reference (e.g. a zero-initialized head) passes any output
   // that is zero too: that check cannot fail, so it is no pass

@@ -55,6 +55,20 @@ const changes = [];
   else { failed++; console.log(`zoo-small: FAIL compareOutput self-check (near ${near}, off ${off}, reshaped ${shape})`); }
 }
 
+// The float16 bar (values that are float16: bench/zoo/half-outputs.mjs) is
+// 2 ulps of each ref value, floored at 1e-4 of max|ref|: 1.5 ulps at 3 passes,
+// 3 ulps fails; a tiny value is held to the floor, not to its own ulps.
+{
+  const ref = { dims: [3], type: 'float32', data: new Float32Array([3, 0.001, -1]) }, u3 = 2 ** -9;
+  const with1 = (i, v) => { const d = Float32Array.from(ref.data); d[i] = v; return { shape: [3], data: d }; };
+  const half = { half: true };
+  const a = compareOutput('y', ref, with1(0, 3 + 1.5 * u3), half).ok, b = compareOutput('y', ref, with1(0, 3 + 3 * u3), half).ok;
+  const c = compareOutput('y', ref, with1(1, 0.001 + 2.5e-4), half).ok, d = compareOutput('y', ref, with1(1, 0.001 + 4e-4), half).ok;
+  const f32 = compareOutput('y', ref, with1(0, 3 + 1.5 * u3)).ok;
+  if (a && !b && c && !d && !f32) passed++;
+  else { failed++; console.log(`zoo-small: FAIL float16-bar self-check (${[a, b, c, d, f32]})`); }
+}
+
 for (const e of loadManifest(DIR, { trained: false })) {
   if (filter && !e.key.includes(filter)) continue;
   const t0 = performance.now();
