@@ -11,7 +11,9 @@
 #   node web-demo/model/export-mnist.mjs && /usr/bin/python3 web-demo/model/train.py
 DEMO_HOLO := web-demo/model/digits.holo
 DEMO_PORT ?= $(or $(PORT),8080)
-COMPILER_SRC := $(wildcard compiler/*.js compiler/rewrites/*.js) bindings-js/bin/holo.js
+# (the CLI's imports include the generated dist/layout.js: without it a -j build
+# converts before layout.mk has written it)
+COMPILER_SRC := $(wildcard compiler/*.js compiler/rewrites/*.js) bindings-js/bin/holo.js $(LAYOUT_JS)
 
 .PHONY: demo demo-model
 build: $(DEMO_HOLO)
@@ -33,4 +35,4 @@ demo: $(DEMO_CHARLM)
 $(DEMO_CHARLM): models/charlm/charlm.onnx $(COMPILER_SRC) $(PKG_WASM)/hologram-simd128.wasm
 	$(NODE) bindings-js/bin/holo.js convert $< -o $@
 # The browser test drives the text panel, so `make test` builds its model too.
-test: $(DEMO_CHARLM)
+test-inputs: $(DEMO_CHARLM)
