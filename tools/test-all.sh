@@ -11,16 +11,34 @@ took() { times="$times $1=$(( SECONDS - $2 ))s"; }
 
 t0=$SECONDS
 
-# C unit tests (cmocka, ASan+UBSan).
-for src in tests/c/test_*.c; do
-  name=$(basename "$src" .c)
-  if ! make -s "build/asan/$name" >/tmp/holo-build-$name.log 2>&1; then
-    echo "C $name: BUILD FAILED"; cat /tmp/holo-build-$name.log | tail -20; add 0 1; continue
+# C unit tests (cmocka, ASan+UBSan): every binary built first (make -j),
+# then run TEST_JOBS at a time (tools/par.sh); each writes
+# build/logs/c/NAME.{out,rc} and the verdicts are read back in name order.
+. tools/par.sh
+JOBS=${TEST_JOBS:-2}
+CL=build/logs/c
+rm -rf "$CL"; mkdir -p "$CL"
+cnames=()
+for src in tests/c/test_*.c; do cnames+=("$(basename "$src" .c)"); done
+# -k: one test that does not build must not keep the others from running
+make -s -k -j"$JOBS" "${cnames[@]/#/build/asan/}" >"$CL/build.log" 2>&1
+c_one() {
+  # not up to date after the build: it failed (its errors are in build.log)
+  if ! make -s -q "build/asan/$1" 2>/dev/null; then echo build >"$CL/$1.rc"; return; fi
+  ASAN_OPTIONS=detect_leaks=1 "build/asan/$1" >"$CL/$1.out" 2>&1
+  echo $? >"$CL/$1.rc"
+}
+par_each "$JOBS" c_one "${cnames[@]}"
+for name in "${cnames[@]}"; do
+  rc=$(cat "$CL/$name.rc" 2>/dev/null || echo lost)
+  if [ "$rc" = build ] || [ "$rc" = lost ]; then
+    echo "C $name: BUILD FAILED"; { grep -E "error|Error" "$CL/build.log" | grep -F "$name" || tail -5 "$CL/build.log"; } | head -20
+    add 0 1; continue
   fi
-  out=$(ASAN_OPTIONS=detect_leaks=1 "build/asan/$name" 2>&1); rc=$?
+  out=$(cat "$CL/$name.out")
   p=$(grep -oP '\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
   f=$(grep -oP '\[  FAILED  \] \K[0-9]+' <<<"$out" | tail -1); f=${f:-0}
-  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then f=1; echo "$out" | tail -30; fi
+  if [ "$rc" -ne 0 ] && [ "$f" = 0 ]; then f=1; echo "$out" | tail -30; fi
   if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; echo "C $name: ran zero tests"; fi
   [ "$f" != 0 ] && grep -E "FAILED|error|Error" <<<"$out" | head -20
   echo "C $name: $p passed, $f failed"
@@ -29,9 +47,9 @@ done
 
 took c "$t0"
 
-# JS tests (uvu).
+# JS tests (uvu), TEST_JOBS files at once.
 t0=$SECONDS
-out=$(node tests/js/run.mjs 2>&1); rc=$?
+out=$(node tests/js/run.mjs --jobs "$JOBS" 2>&1); rc=$?
 mkdir -p build; echo "$out" > build/test-js.log
 echo "$out" | grep -vE '^\s*$' | tail -40
 # A failure far above the tail stays visible: its file and uvu's report.

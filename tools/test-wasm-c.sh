@@ -22,21 +22,36 @@ for vs in "${pairs[@]}"; do targets+=("build/wasm-test/$vs.wasm"); done
 # -k: one suite that does not build must not keep the others from running
 make -s -k -j"${WASM_C_JOBS:-2}" "${targets[@]}" >"$log" 2>&1 || true
 
-for vs in "${pairs[@]}"; do
-  v=${vs%%/*} s=${vs#*/} w=build/wasm-test/$vs.wasm
+# Each suite runs in its own node process, WASM_C_JOBS at once
+# (tools/par.sh); results go to build/logs/wasm-c/VARIANT-SUITE.{out,rc} and
+# are read back in the list's order.
+. tools/par.sh
+WL=build/logs/wasm-c
+rm -rf "$WL"; mkdir -p "$WL"
+wc_one() {
+  local w=build/wasm-test/$1.wasm f=$WL/${1//\//-}
   # not up to date after the build: it failed, or a source changed since
-  # (other work in the tree); one more try, then a stale .wasm never runs
-  if ! make -s -q "$w" 2>/dev/null && ! make -s "$w" >>"$log" 2>&1; then
+  # (other work in the tree); then a stale .wasm never runs
+  if ! make -s -q "$w" 2>/dev/null; then echo build >"$f.rc"; return; fi
+  timeout "${WASM_C_TIMEOUT:-300}" node tools/wasi-test-run.mjs "$w" >"$f.out" 2>&1
+  echo $? >"$f.rc"
+}
+par_each "${WASM_C_JOBS:-2}" wc_one "${pairs[@]}"
+
+for vs in "${pairs[@]}"; do
+  v=${vs%%/*} s=${vs#*/} lf=$WL/${vs//\//-}
+  rc=$(cat "$lf.rc" 2>/dev/null || echo lost)
+  if [ "$rc" = build ] || [ "$rc" = lost ]; then
     echo "wasm-c $v $s: BUILD FAILED"; grep -E "error" "$log" | grep -F "$s" | head -10
     fail=$((fail + 1)); continue
   fi
-  out=$(timeout "${WASM_C_TIMEOUT:-300}" node tools/wasi-test-run.mjs "$w" 2>&1); rc=$?
+  out=$(cat "$lf.out")
   p=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
   f=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= test)' <<<"$out" | tail -1); f=${f:-0}
   k=$(grep -oP '^\[  SKIPPED \] \K[0-9]+(?= test)' <<<"$out" | tail -1); k=${k:-0}
-  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then
+  if [ "$rc" -ne 0 ] && [ "$f" = 0 ]; then
     f=1; echo "$out" | tail -20
-    [ $rc -eq 124 ] && echo "wasm-c $v $s: timed out"
+    [ "$rc" -eq 124 ] && echo "wasm-c $v $s: timed out"
   fi
   [ "$f" != 0 ] && grep -E '^\[  (ERROR|FAILED) |^\[   LINE   \]' <<<"$out" | head -20
   echo "wasm-c $v $s: $p passed, $f failed$([ "$k" != 0 ] && echo ", $k skipped")"

@@ -4,36 +4,54 @@
 # that ASan does not see. One verdict per test binary, then:
 #   valgrind: N passed, N failed
 # usage: tools/valgrind.sh [name-filter...]    e.g. tools/valgrind.sh session archive
+# VALGRIND_JOBS (default 2) binaries are built and run at once (tools/par.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. tools/par.sh
 P=build/plain
-mkdir -p "$P/logs"
+L=$P/logs
+JOBS=${VALGRIND_JOBS:-2}
+mkdir -p "$L"
 
-# The core library and the tests, unsanitized: the Makefile's build/plain
-# variant (per-object rules; only what changed is rebuilt).
-if ! make -s -j"${VALGRIND_JOBS:-2}" "$P/libholo.a" >"$P/logs/libholo.build" 2>&1; then
-  echo "valgrind: build of $P/libholo.a failed"; tail -20 "$P/logs/libholo.build"; exit 2
-fi
-
-pass=0; fail=0; t0=$(date +%s)
+names=()
 for src in tests/c/test_*.c; do
   name=$(basename "$src" .c)
   if [ $# -gt 0 ]; then keep=0; for f in "$@"; do [[ $name == *$f* ]] && keep=1; done; [ $keep = 1 ] || continue; fi
-  # (tests are compiled without -Werror there: see the Makefile)
-  if ! make -s "$P/$name" >"$P/logs/$name.build" 2>&1; then
-    echo "valgrind $name: BUILD FAILED"; tail -5 "$P/logs/$name.build"; fail=$((fail + 1)); continue
-  fi
-  s0=$(date +%s)
+  names+=("$name")
+done
+[ ${#names[@]} -eq 0 ] && { echo "valgrind: no test matches $*"; echo "valgrind: 0 passed, 1 failed"; exit 1; }
+
+t0=$(date +%s)
+# The core library and the tests, unsanitized: the Makefile's build/plain
+# variant (per-object rules; only what changed is rebuilt). -k: one test that
+# does not build must not keep the others from running.
+# (tests are compiled without -Werror there: see the Makefile)
+make -s -k -j"$JOBS" "${names[@]/#/$P/}" >"$L/build.log" 2>&1
+
+vg_one() {
+  rm -f "$L/$1.rc"
+  if ! make -s -q "$P/$1" 2>/dev/null; then echo "build 0" >"$L/$1.rc"; return; fi
+  local s0=$(date +%s)
   HOLO_TEST_LIGHT=1 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
     --show-leak-kinds=definite,indirect --track-origins=yes --trace-children=no -q \
-    "$P/$name" >"$P/logs/$name.out" 2>"$P/logs/$name.vg"
-  rc=$?
-  dt=$(( $(date +%s) - s0 ))
-  if [ $rc -eq 0 ]; then
+    "$P/$1" >"$L/$1.out" 2>"$L/$1.vg"
+  echo "$? $(( $(date +%s) - s0 ))" >"$L/$1.rc"
+}
+par_each "$JOBS" vg_one "${names[@]}"
+
+pass=0; fail=0
+for name in "${names[@]}"; do
+  read -r rc dt <"$L/$name.rc" 2>/dev/null || { rc=lost; dt=0; }
+  if [ "$rc" = build ] || [ "$rc" = lost ]; then
+    echo "valgrind $name: BUILD FAILED"
+    { grep -E "error|Error" "$L/build.log" | grep -F "$name" || tail -5 "$L/build.log"; } | head -5
+    fail=$((fail + 1)); continue
+  fi
+  if [ "$rc" -eq 0 ]; then
     echo "valgrind $name: ok (${dt}s)"; pass=$((pass + 1))
   else
-    echo "valgrind $name: FAILED rc=$rc (${dt}s) -- $P/logs/$name.vg"
-    grep -E '==[0-9]+== (Invalid|Conditional|Use of|Syscall|Mismatched|[0-9,]+ bytes in)|FAILED' "$P/logs/$name.vg" "$P/logs/$name.out" | head -8
+    echo "valgrind $name: FAILED rc=$rc (${dt}s) -- $L/$name.vg"
+    grep -E '==[0-9]+== (Invalid|Conditional|Use of|Syscall|Mismatched|[0-9,]+ bytes in)|FAILED' "$L/$name.vg" "$L/$name.out" | head -8
     fail=$((fail + 1))
   fi
 done
