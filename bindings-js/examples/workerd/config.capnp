@@ -21,6 +21,7 @@ const holoWorker :Workerd.Worker = (
     (name = "src/errors.js", esModule = embed "src/errors.js"),
     (name = "src/generate.js", esModule = embed "src/generate.js"),
     (name = "src/generator.js", esModule = embed "src/generator.js"),
+    (name = "src/generator-draws.js", esModule = embed "src/generator-draws.js"),
     (name = "src/handle.js", esModule = embed "src/handle.js"),
     (name = "src/host.js", esModule = embed "src/host.js"),
     (name = "src/init.js", esModule = embed "src/init.js"),
