@@ -29,6 +29,7 @@ static const char GEN_USAGE[] =
     "  --stop-token N         stop at this token (not printed)\n"
     "  --token-input PORT --position-input PORT --logits-output PORT  (default: 0, 'pos', 0)\n"
     "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n"
+    "  --warm-store-max-bytes BYTES  --warm-store-max-entries N  its bounds (default 1g, 100000)\n"
     "  --draft DRAFT.holo [--k K]  speculative decoding with this draft model (greedy or sampled)\n"
     "                         (same tokens and ports; K proposals per round, default 3)\n";
 
@@ -89,7 +90,8 @@ static int parse_tokens(const char *list, uint32_t vocab, uint32_t *toks, size_t
 
 /* What the command line asks for. */
 typedef struct gen_args {
-  const char *file, *prompt, *prompt_tokens, *vocab, *regex, *store_dir;
+  const char *file, *prompt, *prompt_tokens, *vocab, *regex, *store_dir, *store_max_bytes_s;
+  uint64_t store_max_bytes, store_max_entries; /* 0: the defaults */
   const char *tok_port, *pos_port, *logit_port, *draft_file;
   uint32_t spec_k, max_tokens;
   int64_t stop; /* < 0: none */
@@ -136,6 +138,7 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
       {"--penalty-window", NF_U32, 0, UINT32_MAX, 0, 0, &sc->penalty.window},
       {"--stop-token", NF_U64, 0, UINT32_MAX, 0, 0, &stop_token},
       {"--seed", NF_U64, 0, ANY_U64, 0, 0, &sc->seed},
+      {"--warm-store-max-entries", NF_U64, 1, HOLO_FILE_STORE_ENTRIES_LIMIT, 0, 0, &a->store_max_entries},
       {"--temperature", NF_F32, 0, HUGE_VAL, 0, 0, &sc->temperature},
       {"--top-p", NF_F32, 0, 1, 1, 0, &sc->top_p},
       {"--min-p", NF_F32, 0, 1, 0, 1, &sc->min_p},
@@ -153,6 +156,7 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
              {"--vocab", &a->vocab},
              {"--regex", &a->regex},
              {"--warm-store", &a->store_dir},
+             {"--warm-store-max-bytes", &a->store_max_bytes_s},
              {"--draft", &a->draft_file},
              {"--token-input", &a->tok_port},
              {"--position-input", &a->pos_port},
@@ -190,6 +194,11 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
     if (!strcmp(f, "--mirostat")) sc->kind = HOLO_SAMPLER_MIROSTAT_V2;
   }
   if (stop_token != UINT64_MAX) a->stop = (int64_t)stop_token;
+  if (a->store_max_bytes_s && (rc = cli_flag_bytes("--warm-store-max-bytes", a->store_max_bytes_s, &a->store_max_bytes)))
+    return rc;
+  if ((a->store_max_bytes || a->store_max_entries) && !a->store_dir)
+    return cli_fail(CLI_USAGE, "generate: --warm-store-max-bytes/--warm-store-max-entries bound a warm store: give "
+                               "--warm-store DIR");
   if (!a->file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
   if (!a->prompt && !a->prompt_tokens)
     return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
@@ -212,8 +221,7 @@ static int gen_load(gen_ctx *c, const gen_args *a) {
   if (rc) return rc;
   holo_options opt = {holo_std_allocator(), 0, 0, 0};
   if (a->store_dir) {
-    if ((rc = cli_ensure_dir(a->store_dir, CLI_INPUT, "warm store"))) return rc;
-    if (holo_file_store_open(&c->fs, a->store_dir, &c->err)) return cli_fail(CLI_INPUT, "%s", c->err.message);
+    if ((rc = cli_open_store(&c->fs, a->store_dir, a->store_max_bytes, a->store_max_entries))) return rc;
     c->fs_open = true;
     opt.warm_store = &c->fs.store;
   }

@@ -15,6 +15,7 @@
 #endif
 
 #include "holo-cli.h"
+#include "holo-std.h"
 
 int cli_fail(int code, const char *fmt, ...) {
   char msg[1024];
@@ -148,6 +149,16 @@ int cli_write_file(const char *path, int code, const void *head, size_t head_len
     remove(path);
     return cli_fail(e == ENOSPC ? CLI_LIMIT : code, "cannot write %s: %s", path, strerror(e));
   }
+  return 0;
+}
+
+int cli_open_store(struct holo_file_store *fs, const char *dir, uint64_t max_bytes, uint64_t max_entries) {
+  int rc = cli_ensure_dir(dir, CLI_INPUT, "warm store");
+  if (rc) return rc;
+  holo_error err = {0};
+  if (holo_file_store_open_bounded(fs, dir, max_bytes ? max_bytes : HOLO_FILE_STORE_MAX_BYTES,
+                                   max_entries ? max_entries : HOLO_FILE_STORE_MAX_ENTRIES, &err))
+    return cli_fail(CLI_INPUT, "%s", err.message);
   return 0;
 }
 

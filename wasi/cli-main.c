@@ -35,6 +35,9 @@ static const char USAGE[] =
     "  --print                       print every output value (default: the first 16)\n"
     "session:\n"
     "  --warm-store DIR              FileWarmStore: DIR/sha256-<hex>.hws, one record per label\n"
+    "  --warm-store-max-bytes BYTES  its bound on record bytes (default 1g; suffix k, m, g);\n"
+    "                                least recently used records are evicted first\n"
+    "  --warm-store-max-entries N    its bound on records (default 100000)\n"
     "  --trust-store                 take warm-store records without re-hashing them\n"
     "  --memory-budget BYTES         bound on transient memory (suffix k, m, g: KiB, MiB, GiB)\n"
     "  --variant V                   refuse to run unless the kernel variant built in is V\n"
@@ -99,7 +102,8 @@ static int parse_validators(cli *c, const char *v) {
 
 /* Options that take a value: NULL when `name` is none of them. */
 static const char *const VALUED[] = {"--input", "-i", "--input-dtype", "--dtype", "--shape", "--output", "-o",
-                                     "--output-dir", "--warm-store", "--memory-budget", "--variant", "--repeat",
+                                     "--output-dir", "--warm-store", "--warm-store-max-bytes",
+                                     "--warm-store-max-entries", "--memory-budget", "--variant", "--repeat",
                                      "--passes", "--validator", "--retry", "--state-in", "--state-out", 0};
 static bool is_valued(const char *name) {
   for (int k = 0; VALUED[k]; k++)
@@ -122,6 +126,9 @@ static int set_valued(cli *c, const char *name, const char *v, int *latest_input
   if (!strcmp(name, "-o") || !strcmp(name, "--output-dir")) c->out_dir = v;
   else if (!strcmp(name, "--warm-store")) c->store_dir = v;
   else if (!strcmp(name, "--variant")) c->variant = v;
+  else if (!strcmp(name, "--warm-store-max-bytes")) rc = cli_flag_bytes(name, v, &c->store_max_bytes);
+  else if (!strcmp(name, "--warm-store-max-entries"))
+    rc = cli_flag_u64(name, v, 1, HOLO_FILE_STORE_ENTRIES_LIMIT, &c->store_max_entries);
   else if (!strcmp(name, "--memory-budget")) {
     if (!cli_parse_u64(v, &c->budget, true))
       return cli_fail(CLI_USAGE, "--memory-budget %s: expected a byte count like 67108864 or 64m", v);
@@ -150,6 +157,8 @@ static int check_combination(cli *c) {
     if (c->n_specs || c->out_dir || c->print)
       return cli_fail(CLI_USAGE, "%s takes no input/output options (they belong to run, refine and bench)", c->verb);
   }
+  if ((c->store_max_bytes || c->store_max_entries) && !c->store_dir)
+    return cli_fail(CLI_USAGE, "--warm-store-max-bytes/--warm-store-max-entries bound a warm store: give --warm-store DIR");
   if (refine && !c->validators) c->validators = HOLO_VALIDATE_STABLE_LABELS;
   return c->variant ? check_variant(c->variant) : 0;
 }
@@ -295,13 +304,9 @@ int main(int argc, char **argv) {
   holo_options opt = {holo_std_allocator(), c.budget, 0, c.trust_store ? HOLO_OPT_TRUST_STORE : 0};
   holo_error err = {0};
   if (c.store_dir) {
-    if ((rc = cli_ensure_dir(c.store_dir, CLI_INPUT, "warm store"))) {
+    if ((rc = cli_open_store(&fs, c.store_dir, c.store_max_bytes, c.store_max_entries))) {
       free(bytes);
       return rc;
-    }
-    if (holo_file_store_open(&fs, c.store_dir, &err)) {
-      free(bytes);
-      return cli_fail(CLI_INPUT, "%s", err.message);
     }
     opt.warm_store = &fs.store;
   }

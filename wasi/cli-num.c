@@ -61,6 +61,14 @@ int cli_flag_u64(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint
   return 0;
 }
 
+int cli_flag_bytes(const char *flag, const char *v, uint64_t *out) {
+  uint64_t u = 0;
+  if (!cli_parse_u64(v, &u, true) || u == 0)
+    return cli_fail(CLI_USAGE, "%s '%s': expected a positive byte count like 1073741824 or 1g", flag, v);
+  *out = u;
+  return 0;
+}
+
 int cli_flag_u32(const char *flag, const char *v, uint32_t lo, uint32_t hi, uint32_t *out) {
   uint64_t u = 0;
   int rc = cli_flag_u64(flag, v, lo, hi, &u);

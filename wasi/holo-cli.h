@@ -28,6 +28,7 @@ typedef struct cli_spec {
 
 typedef struct cli {
   const char *verb, *file, *store_dir, *out_dir;
+  uint64_t store_max_bytes, store_max_entries; /* 0: the FileWarmStore defaults */
   const char *variant; /* --variant: checked against the one built in */
   cli_spec specs[CLI_MAX_SPECS];
   int n_specs;
@@ -58,6 +59,10 @@ int cli_ensure_dir(const char *dir, int code, const char *what);
  * preopens / and sets PWD), so relative, ../ and absolute paths resolve as
  * natively; otherwise, and natively, does nothing. */
 void cli_host_cwd(void);
+/* Opens the FileWarmStore in dir (created if missing) with these bounds
+ * (0: the default of holo-std.h). CLI_INPUT with the cause on failure. */
+struct holo_file_store;
+int cli_open_store(struct holo_file_store *fs, const char *dir, uint64_t max_bytes, uint64_t max_entries);
 /* Exit code of a runtime status. */
 int cli_exit_code(holo_status st);
 
@@ -70,6 +75,8 @@ bool cli_parse_f64(const char *s, double *out);
 /* flag's value v in [lo, hi], else a one-line usage error naming flag and
  * value: returns CLI_USAGE (0 on success). */
 int cli_flag_u64(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint64_t *out);
+/* A byte count >= 1 (suffix k/m/g like cli_parse_u64), else CLI_USAGE. */
+int cli_flag_bytes(const char *flag, const char *v, uint64_t *out);
 int cli_flag_u32(const char *flag, const char *v, uint32_t lo, uint32_t hi, uint32_t *out);
 /* A float between lo and hi (each bound open or closed; +-HUGE_VAL: none). */
 int cli_flag_f32(const char *flag, const char *v, double lo, double hi, bool lo_open, bool hi_open,

@@ -26,6 +26,10 @@ const CASES = [
   [['bench', 'fx/mlp.holo', '--repeat', '0'], 1],
   [['run', 'fx/mlp.holo', '--shape', 'nosuch=1,64'], 1],
   [['run', 'fx/mlp.holo', '--variant', 'gpu'], 1],
+  [['run', 'fx/mlp.holo', '--warm-store', 'ws', '--warm-store-max-entries', '0'], 1],
+  [['run', 'fx/mlp.holo', '--warm-store', 'ws', '--warm-store-max-bytes', '12x'], 1],
+  [['run', 'fx/mlp.holo', '--warm-store-max-bytes', '1m'], 1], // a bound without a store
+  [['generate', 'fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--warm-store', 'ws', '--warm-store-max-entries', '-1'], 1],
   [['generate', 'fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--max-tokens', 'abc'], 1],
   // resource: exit 4
   [['run', 'fx/mlp.holo', '--memory-budget', '100'], 4],

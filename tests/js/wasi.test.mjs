@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync,
-  writeFileSync, chmodSync,
+  writeFileSync, chmodSync, utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -507,6 +507,40 @@ test('a corrupt warm-store record is counted and recomputed (and rewritten)', ()
   writeFileSync(p(dir, f), rec.subarray(0, 20));
   const t = loadLine(wasi(args).stdout);
   assert.is(t.store_corrupt, 1);
+});
+
+// issue 22: `holo run` in a loop must not fill the disk
+test('a bounded warm store: older records evicted to the bound at open and on put; a record over the byte bound is not stored', () => {
+  const records = (dir) => readdirSync(p(dir)).filter((f) => /^sha256-[0-9a-f]{64}\.hws$/.test(f)).sort();
+  for (const [k, run] of BOTH) {
+    const dir = `ws-bound-${k}`;
+    mkdirSync(p(dir));
+    // five records another run left, a minute apart, the newest two minutes ago
+    const old = [];
+    for (let i = 0; i < 5; i++) {
+      const f = `sha256-${String(i).repeat(64)}.hws`;
+      writeFileSync(p(dir, f), Buffer.alloc(100, i));
+      const t = Date.now() / 1000 - 120 - 60 * (5 - i);
+      utimesSync(p(dir, f), t, t);
+      old.push(f);
+    }
+    const args = ['run', 'fx/cone.holo', ...inputArgs('cone'), '--warm-store', dir, '--warm-store-max-entries', '2'];
+    const a = run(args);
+    ok(a, `${k} cold`);
+    assert.is(loadLine(a.stdout).store_puts, 1);
+    const after = records(dir);
+    assert.is(after.length, 2, `${k}: ${after}`);
+    assert.ok(after.includes(old[4]), `${k}: the newest of the old records stays`);
+    const b = loadLine(run(args).stdout);
+    assert.is(b.store_hits, 1, `${k}: the cone's record was kept`);
+    assert.is(b.dispatches, 0);
+    // a byte bound below the cone's record: nothing stored, nothing evicted for it
+    const small = `ws-small-${k}`;
+    const c = run(['run', 'fx/cone.holo', ...inputArgs('cone'), '--warm-store', small, '--warm-store-max-bytes', '64']);
+    ok(c, `${k} small`);
+    assert.is(loadLine(c.stdout).store_puts, 0);
+    assert.equal(records(small), []);
+  }
 });
 
 // --- failures: exit codes and messages, each class, both builds ---
