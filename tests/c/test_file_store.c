@@ -5,7 +5,6 @@
  * reference model. Runs natively (ASan, valgrind) and as wasm under
  * node:wasi, where a test directory is a fresh one under the runner's /tmp
  * (WASI has no mkdtemp) and mtimes keep whole seconds only. */
-#include <cmocka.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+/* after the headers it needs (<setjmp.h>, <stdarg.h>, <stddef.h>) */
+#include <cmocka.h>
 
 #include "holo-std.h"
 #include "hologram/holo.h"
