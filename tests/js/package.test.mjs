@@ -16,7 +16,7 @@ test('package.json: name, ESM, exports with types, no runtime dependencies', () 
   assert.is(pkg.type, 'module');
   assert.is(pkg.exports['.'].types, './index.d.ts');
   assert.is(pkg.exports['.'].default, './index.js');
-  for (const s of ['memory', 'node-dir', 'browser']) assert.is(pkg.exports[`./stores/${s}`].types, `./stores/${s}.d.ts`);
+  for (const s of ['memory', 'node-dir', 'browser', 'cloudflare-kv', 'cloudflare-r2']) assert.is(pkg.exports[`./stores/${s}`].types, `./stores/${s}.d.ts`);
   assert.is(pkg.dependencies, undefined);
   assert.ok(pkg.files.includes('dist/*.wasm'));
 });
@@ -25,7 +25,7 @@ test('npm pack ships the shim, types, stores and every dist/*.wasm, and no C', (
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PKG, encoding: 'utf8', timeout: 60000 });
   assert.is(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path).sort();
-  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/memory.d.ts', 'src/threads.js', 'src/threads-worker.js', 'src/threads-supervisor.js', 'dist/layout.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
+  for (const f of ['index.js', 'index.d.ts', 'package.json', 'README.md', 'stores/memory.js', 'stores/node-dir.js', 'stores/browser.js', 'stores/label.js', 'stores/listed.js', 'stores/cloudflare-kv.js', 'stores/cloudflare-r2.js', 'stores/memory.d.ts', 'src/threads.js', 'src/threads-worker.js', 'src/threads-supervisor.js', 'dist/layout.js']) assert.ok(files.includes(f), `${f} missing from ${files}`);
   // The shim is shipped as it is (no build step): each src/*.js, and every file index.js reaches by relative imports.
   for (const f of readdirSync(join(PKG, 'src')).filter((n) => n.endsWith('.js'))) assert.ok(files.includes(`src/${f}`), `src/${f} missing from ${files}`);
   const seen = new Set(), todo = ['index.js'];

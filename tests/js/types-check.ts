@@ -7,6 +7,8 @@ import { NodeDirWarmStore } from 'hologram-exec/stores/node-dir';
 import { openBrowserStore, type BrowserWarmStore } from 'hologram-exec/stores/browser';
 import { openRedisStore, type RedisWarmStore } from 'hologram-exec/stores/redis';
 import { preloadExecution } from 'hologram-exec/stores/preload';
+import { openKVStore, type KVNamespaceLike, type KVWarmStore } from 'hologram-exec/stores/cloudflare-kv';
+import { openR2Store, type R2BucketLike, type R2WarmStore } from 'hologram-exec/stores/cloudflare-r2';
 
 async function main(bytes: Uint8Array): Promise<void> {
   const store: WarmStore = new MemoryWarmStore();
@@ -52,6 +54,14 @@ async function main(bytes: Uint8Array): Promise<void> {
   const key: string = m.memoKey([new Float32Array(4)]);
   const pre = await preloadExecution(rs, m, [new Float32Array(4)]);
   console.log(key, pre.ready, pre.outputs?.length, rs.size, b.delete(key), dir.size);
+  const kvb = {} as KVNamespaceLike, r2b = {} as R2BucketLike;
+  const kvs: KVWarmStore = await openKVStore(kvb, { prefix: 'holo/', maxEntries: 100, memoryBytes: 1 << 20 });
+  const r2s: R2WarmStore = await openR2Store(r2b, { maxBytes: 1 << 30 });
+  const kvm = await load(bytes, { warmStore: kvs, persistMemo: true });
+  const kvPre = await preloadExecution(kvs, kvm, [new Float32Array(4)]);
+  const fresh: { size: number; bytes: number } = await r2s.refresh();
+  console.log(kvPre.ready, kvs.size, kvs.evicted, r2s.delete(key), fresh.size);
+  await r2s.flush();
   try { s.execute([]); } catch (e) { if (e instanceof HologramError && e.code === 'DISPOSED') console.log(e.message); }
 
   // @ts-expect-error unknown variant
