@@ -5,12 +5,14 @@
  * to stdout, a JSON summary line to stderr. With --warm-store DIR the
  * prompt's state is cached in DIR, so a later process starts warm. With
  * --draft DRAFT.holo, speculative decoding (a K-token target verifies the
- * draft's proposals in one execution; greedy, or rejection sampling). */
+ * draft's proposals in one execution; greedy, or rejection sampling). With
+ * --logprobs [K], a JSON line per token first (cli-logprobs.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli-logprobs.h"
 #include "holo-cli.h"
 #include "holo-std.h"
 #include "hologram/cpu_backend.h"
@@ -27,6 +29,9 @@ static const char GEN_USAGE[] =
     "  --repetition-penalty R  --frequency-penalty F  --presence-penalty P  --penalty-window N\n"
     "  --regex PATTERN        constrain the output ([a-z ]+ style subset)\n"
     "  --stop-token N         stop at this token (not printed)\n"
+    "  --logprobs [K]         before the text, one JSON line per token: its probability and\n"
+    "                         log-probability as sampled, the model's raw log-probability, and\n"
+    "                         the K (0-64, default 0) most likely tokens (docs/cli.md)\n"
     "  --token-input PORT --position-input PORT --logits-output PORT  (default: 0, 'pos', 0)\n"
     "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n"
     "  --warm-store-max-bytes BYTES  --warm-store-max-entries N  its bounds (default 1g, 100000)\n"
@@ -94,7 +99,8 @@ typedef struct gen_args {
   uint64_t store_max_bytes, store_max_entries; /* 0: the defaults */
   const char *tok_port, *pos_port, *logit_port, *draft_file;
   uint32_t spec_k, max_tokens;
-  int64_t stop; /* < 0: none */
+  int64_t stop;     /* < 0: none */
+  int32_t logprobs; /* top tokens per --logprobs line; < 0: no lines */
   holo_sampler_config sc;
 } gen_args;
 
@@ -112,6 +118,7 @@ typedef struct gen_ctx {
   holo_prompt_cache pc;
   holo_regex re;
   holo_spec_report rep;
+  cli_logprobs lp;
   uint32_t *toks, *out;
   size_t n;   /* prompt tokens */
   uint32_t V; /* tokens that have a byte in tb */
@@ -125,7 +132,7 @@ typedef struct gen_ctx {
  * left to right, so a bad value before --help fails and one after it is not
  * looked at. */
 static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
-  *a = (gen_args){.spec_k = 3, .max_tokens = 64, .stop = -1};
+  *a = (gen_args){.spec_k = 3, .max_tokens = 64, .stop = -1, .logprobs = -1};
   holo_sampler_config_default(&a->sc);
   holo_sampler_config *sc = &a->sc;
   uint64_t stop_token = UINT64_MAX; /* unset */
@@ -178,6 +185,15 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
       sc->kind = HOLO_SAMPLER_GREEDY;
       continue;
     }
+    if (!strcmp(f, "--logprobs")) { /* K is optional: taken only if the next word is a number */
+      uint32_t k = 0;
+      if (v && v[0] >= '0' && v[0] <= '9') {
+        if ((rc = cli_flag_u32(f, v, 0, HOLO_LOGPROBS_MAX_TOP, &k))) return rc;
+        i++;
+      }
+      a->logprobs = (int32_t)k;
+      continue;
+    }
     if (!v) return cli_fail(CLI_USAGE, "generate: %s needs a value", f);
     i++;
     const num_flag *nf = 0;
@@ -202,9 +218,9 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
   if (!a->file) return cli_fail(CLI_USAGE, "generate: no MODEL given (see holo generate --help)");
   if (!a->prompt && !a->prompt_tokens)
     return cli_fail(CLI_USAGE, "generate: give --prompt TEXT or --prompt-tokens LIST");
-  if (a->draft_file && (sc->kind == HOLO_SAMPLER_MIROSTAT_V2 || a->regex))
+  if (a->draft_file && (sc->kind == HOLO_SAMPLER_MIROSTAT_V2 || a->regex || a->logprobs >= 0))
     return cli_fail(CLI_USAGE, "generate: --draft takes --greedy or a temperature/top-k/top-p sampler (no "
-                               "--mirostat, no --regex)");
+                               "--mirostat, no --regex, no --logprobs)");
   return 0;
 }
 
@@ -348,7 +364,12 @@ static holo_status gen_decode(gen_ctx *c, const gen_args *a) {
       st = holo_speculative_sample_run(&c->g, &c->dg, a->spec_k, &c->smp, &go, c->out, a->max_tokens, &c->got,
                                        &c->rep, &c->err);
   } else {
+    if (a->logprobs >= 0) {
+      cli_logprobs_attach(&c->lp, &c->g, c->tb, c->V, (uint32_t)a->logprobs);
+      go.on_token = cli_logprobs_print, go.ctx = &c->lp;
+    }
     st = holo_gen_run(&c->g, &c->smp, &go, c->out, a->max_tokens, &c->got, &c->err);
+    if (!st && c->lp.failed) c->err = c->lp.err, st = c->lp.status;
   }
   c->t2 = cli_now_ms();
   return st;

@@ -403,6 +403,41 @@ function genBoth(args, what) {
   return w.stdout.slice(0, -1);
 }
 
+test('generate --logprobs K: one JSON line per emitted token, WASI equals native, numbers equal the JS API', async () => {
+  const args = ['fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--max-tokens', '12', '--seed', '5', '--temperature', '0.9', '--top-k', '6'];
+  const out = genBoth([...args, '--logprobs', '3'], '--logprobs 3').split('\n');
+  const text = out.pop(), lines = out.map((l) => JSON.parse(l));
+  assert.is(lines.length, 12);
+  assert.is(lines.map((l) => l.text).join(''), text);
+  assert.is(genBoth(args, 'no --logprobs'), text, '--logprobs does not change the draws');
+  const s = await load(new Uint8Array(readFileSync(p('fx', 'gen-bigram.holo'))));
+  const infos = [];
+  const prompt = Array.from('abc', (c) => VOCAB.indexOf(c));
+  const { tokens } = s.generate(prompt, { maxTokens: 12, seed: 5, topLogprobs: 3, sampler: { temperature: 0.9, topK: 6 }, onToken: (t, i, info) => { infos.push(info); } });
+  assert.equal(lines.map((l) => l.token), tokens);
+  const same = (a, b, what) => assert.ok(b === -Infinity ? a === null : Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+  lines.forEach((l, i) => {
+    assert.is(l.index, i);
+    same(l.prob, infos[i].prob, `prob ${i}`); same(l.logprob, infos[i].logprob, `logprob ${i}`); same(l.raw_logprob, infos[i].rawLogprob, `raw ${i}`);
+    assert.equal(l.top.map((e) => e.token), infos[i].topk.map((e) => e.token), `top ${i}`);
+    l.top.forEach((e, j) => { same(e.logprob, infos[i].topk[j].logprob, `top logprob ${i}.${j}`); same(e.raw_logprob, infos[i].topk[j].rawLogprob, `top raw ${i}.${j}`); assert.is(e.text, VOCAB[e.token]); });
+  });
+  s.dispose();
+  // K is optional; a stop token gets no line; excluded tokens are null; --draft refuses it
+  const g = genBoth(['fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--max-tokens', '6', '--greedy', '--logprobs'], '--logprobs').split('\n');
+  assert.is(g.length, 7);
+  const first = JSON.parse(g[0]);
+  assert.is(first.logprob, 0);
+  assert.equal(first.top, []);
+  const stopAt = JSON.parse(g[2]).token;
+  const cut = genBoth(['fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--max-tokens', '6', '--greedy', '--stop-token', String(stopAt), '--logprobs', '2'], '--stop-token').split('\n');
+  const firstStop = g.slice(0, 6).findIndex((l) => JSON.parse(l).token === stopAt);
+  assert.is(cut.length, firstStop + 1);
+  assert.is(JSON.parse(cut[0]).top[1].logprob, null);
+  fails(native(['generate', 'fx/gen-seq.holo', '--draft', 'fx/gen-seq-draft.holo', '--prompt-tokens', '1,2', '--logprobs', '1']), 1, '--draft', '--logprobs', '--draft --logprobs');
+  fails(native(['generate', 'fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--logprobs', '65']), 1, '--logprobs', '65', '--logprobs 65');
+});
+
 test('generate on gen-bigram: greedy, seeded samplers, --regex, --stop-token; WASI equals native', () => {
   const base = ['fx/gen-bigram.holo', '--prompt', 'abc', '--vocab', VOCAB, '--max-tokens', '48'];
   const greedy = genBoth([...base, '--greedy'], 'greedy');
