@@ -285,7 +285,7 @@ function inferDtype(c) {
   if (op === 'MatMulInteger') c.dtype = DT.i32;
   if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
   if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
-  if (op.endsWith('Window')) c.dtype = attr(c.node, 'output_datatype', DT.f32);
+  if (op.endsWith('Window') || op === 'MelWeightMatrix') c.dtype = attr(c.node, 'output_datatype', DT.f32);
   if (op === 'Shape' || op === 'Size' || op === 'ArgMax' || op === 'ArgMin' || op === 'NonZero' || op === 'holo.NonMaxSuppressionPadded' || op === 'holo.UniqueOrder') c.dtype = DT.i64;
 }
 

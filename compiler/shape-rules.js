@@ -238,6 +238,24 @@ function windowShape({ ints }) {
   return s && s.length === 1 && s[0] >= 0 ? [s[0]] : null;
 }
 
+/** DFT: the signal axis becomes the bins kept, the last dim 2 (operators/dft.c). */
+function dftShape({ x, r, ints, node }) {
+  const ax = node.inputs[2] ? ints(2) : [attr(node, 'axis', 1)];
+  if (!x || !ax || ax.length !== 1 || !known(x[r - 1])) return null;
+  const a = ax[0] < 0 ? ax[0] + r : ax[0];
+  const N = node.inputs[1] ? ints(1)?.[0] : x[a];
+  if (a < 0 || a > r - 2 || !known(N)) return null;
+  return withDim(withDim(x, a, attr(node, 'onesided', 0) ? Math.floor(N / 2) + 1 : N), r - 1, 2);
+}
+
+/** STFT: [batch, (L - frame_length) / frame_step + 1, bins, 2]. */
+function stftShape({ x, sh, ints, node }) {
+  const s = ints(1)?.[0], w = node.inputs[2] ? sh(2) : null;
+  const fl = node.inputs[3] ? ints(3)?.[0] : w?.[0];
+  if (!x || x.length !== 3 || !known(x[1]) || !known(s) || !known(fl) || s < 1 || fl < 1 || fl > x[1]) return null;
+  return [x[0], Math.floor((x[1] - fl) / s) + 1, attr(node, 'onesided', 1) ? Math.floor(fl / 2) + 1 : fl, 2];
+}
+
 /** holo.NonMaxSuppressionPadded: [B * C * min(N, max_output), 3] rows and an i64 [1] count. */
 function nmsPaddedShape(c) {
   const { x, sh, ints } = c;
@@ -271,6 +289,9 @@ export const MORE_SHAPE_RULES = new Map([
   ['Trilu', ({ x }) => x],
   ['EyeLike', ({ x }) => x],
   ...['HannWindow', 'HammingWindow', 'BlackmanWindow'].map((w) => [w, windowShape]),
+  ['DFT', dftShape],
+  ['STFT', stftShape],
+  ['MelWeightMatrix', ({ ints }) => (ints(0) && ints(1) ? [Math.floor(ints(1)[0] / 2) + 1, ints(0)[0]] : null)],
   ['OneHot', oneHotShape],
   ['holo.NonMaxSuppressionPadded', nmsPaddedShape],
   ['RoiAlign', ({ x, sh, node }) => (x && x.length === 4 && sh(1) ? [sh(1)[0], x[1], attr(node, 'output_height', 1), attr(node, 'output_width', 1)] : null)],

@@ -59,6 +59,8 @@ HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
 HOLO_K_OPERATOR(onehot) HOLO_K_OPERATOR(eyelike)
 HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(blackmanwindow)
+/* signal (dft.c, melweight.c) */
+HOLO_K_OPERATOR(dft) HOLO_K_OPERATOR(stft) HOLO_K_OPERATOR(melweightmatrix)
 HOLO_K_OPERATOR(batchnorm) HOLO_K_OPERATOR(lrn)
     /* along one axis (softmax.c, argminmax.c, cumsum.c) */
     HOLO_K_OPERATOR(softmax_f32) HOLO_K_OPERATOR(logsoftmax) HOLO_K_OPERATOR(hardmax) HOLO_K_OPERATOR(argmax)
