@@ -305,6 +305,18 @@ Object.assign(RUNTIME_CASES, {
     { op: 'Split', ins: [fe([6, 2]), i64([1, 2, 3])], attrs: { axis: 0 }, outs: 3 },
     { op: 'Split', ins: [t(D.i32, [2, 7])], attrs: { axis: 1, num_outputs: 3 }, outs: 3 },
   ],
+  DFT: () => [
+    { op: 'DFT', ins: [fe([1, 8, 1])], attrs: { onesided: 1 }, opset: 17 },
+    { op: 'DFT', ins: [fe([2, 6, 2])], attrs: { inverse: 1 }, opset: 17 },
+    { op: 'DFT', ins: [fe([1, 5, 1]), sc(D.i64, 8)], attrs: { axis: 1 }, opset: 17 },
+  ],
+  STFT: () => [
+    { op: 'STFT', ins: [fe([1, 16, 1]), sc(D.i64, 4), fe([8])], opset: 17 },
+    { op: 'STFT', ins: [fe([2, 12, 1]), sc(D.i64, 3), fe([6])], attrs: { onesided: 0 }, opset: 17 },
+  ],
+  MelWeightMatrix: () => [
+    { op: 'MelWeightMatrix', ins: [sc(D.i64, 8), sc(D.i64, 16), sc(D.i64, 8000), sc(F, 0), sc(F, 4000)], opset: 17 },
+  ],
   CumSum: () => [
     { op: 'CumSum', ins: [fe([3, 4]), sc(D.i64, 1)] },
     { op: 'CumSum', ins: [t(D.i32, [9]), sc(D.i32, 0)], attrs: { exclusive: 1, reverse: 1 } },
