@@ -15,7 +15,7 @@ import { convert } from '../../compiler/convert.js';
 for (const which of ['draft', 'main']) {
   test(`charlm ${which}: converts and matches the PyTorch reference step by step`, () => {
     const args = ['models/charlm/check.mjs', ...(which === 'draft' ? ['draft'] : [])];
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120000 });
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 300000 });
     assert.is(r.status, 0, `check.mjs ${which} failed:\n${r.stdout}\n${r.stderr}`);
   });
 }
