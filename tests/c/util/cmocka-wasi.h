@@ -110,6 +110,8 @@ static inline void holo_cm_mem(const void *a, const void *b, size_t n, int want_
 #define assert_false(c) holo_cm_true(!!(c), 0, #c, __FILE__, __LINE__)
 #define assert_non_null(p) holo_cm_true((p) != NULL, 1, #p " is NULL", __FILE__, __LINE__)
 #define assert_null(p) holo_cm_true((p) == NULL, 1, #p " is not NULL", __FILE__, __LINE__)
+#define assert_ptr_equal(a, b) holo_cm_true((const void *)(a) == (const void *)(b), 1, #a " != " #b, __FILE__, __LINE__)
+#define assert_ptr_not_equal(a, b) holo_cm_true((const void *)(a) != (const void *)(b), 1, #a " == " #b, __FILE__, __LINE__)
 #define assert_string_equal(a, b) holo_cm_str((a), (b), 1, __FILE__, __LINE__)
 #define assert_string_not_equal(a, b) holo_cm_str((a), (b), 0, __FILE__, __LINE__)
 #define assert_memory_equal(a, b, n) holo_cm_mem((a), (b), (n), 1, __FILE__, __LINE__)
