@@ -13,13 +13,15 @@ import path from 'node:path';
 
 const CHUNK = 1 << 30; // readSync reads at most 2^31-1 bytes at once
 
-function ioCause(e) {
+/** A file-system error as the CLI words it (holo.js uses it for every file it touches). */
+export function ioCause(e) {
   switch (e && e.code) {
     case 'ENOENT': return 'no such file or directory';
     case 'EISDIR': return 'is a directory, not a file';
     case 'ENOTDIR': return 'a component of the path is not a directory';
     case 'EACCES': case 'EPERM': return 'permission denied';
     case 'ELOOP': return 'too many symbolic links';
+    case 'ENOSPC': return 'no space left on device';
     default: return (e && e.message) || String(e);
   }
 }

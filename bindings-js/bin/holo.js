@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runHolo, holoOptions } from './wasi-runner.js';
-import { externalFiles } from './external-files.js';
+import { externalFiles, ioCause } from './external-files.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXIT = { ok: 0, usage: 1, archive: 2, input: 3, resource: 4 };
@@ -45,16 +45,6 @@ class CliError extends Error {
 const usage = (msg) => new CliError(EXIT.usage, msg);
 const fail = (code, file, cause) => new CliError(code, file ? `${file}: ${cause}` : cause);
 
-function ioCause(e) {
-  switch (e && e.code) {
-    case 'ENOENT': return 'no such file or directory';
-    case 'EISDIR': return 'is a directory, not a file';
-    case 'ENOTDIR': return 'a component of the path is not a directory';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'ENOSPC': return 'no space left on device';
-    default: return (e && e.message) || String(e);
-  }
-}
 function readFile(file, code) {
   try {
     return new Uint8Array(fs.readFileSync(file));
