@@ -20,3 +20,27 @@ par_each() {
   done
   wait
 }
+
+# job_status FILE: the first word a job wrote to its .rc file ("build" when
+# it was not built, else its exit code), or "lost" when it wrote none.
+job_status() {
+  local rc
+  { read -r rc _ <"$1"; } 2>/dev/null || rc=lost
+  echo "${rc:-lost}"
+}
+
+# build_failure WHAT NAME LOG LINES: the report for a program that did not
+# build: its own lines of the build log, else the log's tail.
+build_failure() {
+  echo "$1: BUILD FAILED"
+  { grep -E "error|Error" "$3" | grep -F "$2" || tail -5 "$3"; } | head -"$4"
+}
+
+# cmocka_counts TEXT: sets cm_pass, cm_fail and cm_skip from a cmocka run's
+# summary lines (0 when a line is missing).
+cmocka_counts() {
+  cm_pass=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$1" | tail -1)
+  cm_fail=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= test)' <<<"$1" | tail -1)
+  cm_skip=$(grep -oP '^\[  SKIPPED \] \K[0-9]+(?= test)' <<<"$1" | tail -1)
+  cm_pass=${cm_pass:-0} cm_fail=${cm_fail:-0} cm_skip=${cm_skip:-0}
+}

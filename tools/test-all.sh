@@ -30,14 +30,13 @@ c_one() {
 }
 par_each "$JOBS" c_one "${cnames[@]}"
 for name in "${cnames[@]}"; do
-  rc=$(cat "$CL/$name.rc" 2>/dev/null || echo lost)
+  rc=$(job_status "$CL/$name.rc")
   if [ "$rc" = build ] || [ "$rc" = lost ]; then
-    echo "C $name: BUILD FAILED"; { grep -E "error|Error" "$CL/build.log" | grep -F "$name" || tail -5 "$CL/build.log"; } | head -20
+    build_failure "C $name" "$name" "$CL/build.log" 20
     add 0 1; continue
   fi
   out=$(cat "$CL/$name.out")
-  p=$(grep -oP '\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
-  f=$(grep -oP '\[  FAILED  \] \K[0-9]+' <<<"$out" | tail -1); f=${f:-0}
+  cmocka_counts "$out"; p=$cm_pass f=$cm_fail
   if [ "$rc" -ne 0 ] && [ "$f" = 0 ]; then f=1; echo "$out" | tail -30; fi
   if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; echo "C $name: ran zero tests"; fi
   [ "$f" != 0 ] && grep -E "FAILED|error|Error" <<<"$out" | head -20

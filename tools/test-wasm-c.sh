@@ -40,15 +40,13 @@ par_each "${WASM_C_JOBS:-2}" wc_one "${pairs[@]}"
 
 for vs in "${pairs[@]}"; do
   v=${vs%%/*} s=${vs#*/} lf=$WL/${vs//\//-}
-  rc=$(cat "$lf.rc" 2>/dev/null || echo lost)
+  rc=$(job_status "$lf.rc")
   if [ "$rc" = build ] || [ "$rc" = lost ]; then
-    echo "wasm-c $v $s: BUILD FAILED"; grep -E "error" "$log" | grep -F "$s" | head -10
+    build_failure "wasm-c $v $s" "$s" "$log" 10
     fail=$((fail + 1)); continue
   fi
   out=$(cat "$lf.out")
-  p=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
-  f=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= test)' <<<"$out" | tail -1); f=${f:-0}
-  k=$(grep -oP '^\[  SKIPPED \] \K[0-9]+(?= test)' <<<"$out" | tail -1); k=${k:-0}
+  cmocka_counts "$out"; p=$cm_pass f=$cm_fail k=$cm_skip
   if [ "$rc" -ne 0 ] && [ "$f" = 0 ]; then
     f=1; echo "$out" | tail -20
     [ "$rc" -eq 124 ] && echo "wasm-c $v $s: timed out"

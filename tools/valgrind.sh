@@ -41,12 +41,12 @@ par_each "$JOBS" vg_one "${names[@]}"
 
 pass=0; fail=0
 for name in "${names[@]}"; do
-  read -r rc dt <"$L/$name.rc" 2>/dev/null || { rc=lost; dt=0; }
+  rc=$(job_status "$L/$name.rc")
   if [ "$rc" = build ] || [ "$rc" = lost ]; then
-    echo "valgrind $name: BUILD FAILED"
-    { grep -E "error|Error" "$L/build.log" | grep -F "$name" || tail -5 "$L/build.log"; } | head -5
+    build_failure "valgrind $name" "$name" "$L/build.log" 5
     fail=$((fail + 1)); continue
   fi
+  read -r _ dt <"$L/$name.rc"
   if [ "$rc" -eq 0 ]; then
     echo "valgrind $name: ok (${dt}s)"; pass=$((pass + 1))
   else
