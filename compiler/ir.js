@@ -283,6 +283,7 @@ function inferDtype(c) {
   if (op === 'Cast') c.dtype = attr(c.node, 'to');
   if (op === 'Where') c.dtype = c.ins[1]?.dtype ?? c.dt0;
   if (op === 'MatMulInteger') c.dtype = DT.i32;
+  if (op === 'QLinearMatMul' || op === 'QLinearConv') c.dtype = c.ins[7]?.dtype ?? c.dt0;
   if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
   if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
   if (op.endsWith('Window') || op === 'MelWeightMatrix') c.dtype = attr(c.node, 'output_datatype', DT.f32);
@@ -385,6 +386,9 @@ function reduceShape({ x, r, op, node, ints }) {
 const SHAPE_RULES = new Map([
   ['MatMul', matmulShape],
   ['MatMulInteger', matmulShape],
+  // B / W is input 3 of the QLinear products
+  ['QLinearMatMul', (c) => matmulShape({ ...c, sh: (i) => c.sh(i === 1 ? 3 : i) })],
+  ['QLinearConv', (c) => windowShape({ ...c, op: 'Conv', sh: (i) => c.sh(i === 1 ? 3 : i) })],
   ['Gemm', gemmShape],
   ...['Conv', 'MaxPool', 'AveragePool', 'LpPool'].map((op) => [op, windowShape]),
   ...['GlobalAveragePool', 'GlobalMaxPool'].map((op) => [op, ({ x }) => (x && x.length >= 3 ? [x[0], x[1], ...x.slice(2).map(() => 1)] : null)]),

@@ -24,6 +24,11 @@
      .infer = holo_k_matmulinteger_infer, .run = holo_k_matmulinteger_run, .pack = holo_k_matmulinteger_pack},
     {.op = "ConvInteger", .identity = "ConvInteger/u8,i8/scalar/1", .dtypes = "u8,i8",
      .infer = holo_k_convinteger_infer, .run = holo_k_convinteger_run, .pack = holo_k_convinteger_pack},
+    /* The same core requantized to u8/i8: the requant step's bytes are one on every build (requant.h). */
+    {.op = "QLinearMatMul", .identity = "QLinearMatMul/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_qlinearmatmul_infer, .run = holo_k_qlinearmatmul_run, .pack = holo_k_qlinearmatmul_pack},
+    {.op = "QLinearConv", .identity = "QLinearConv/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_qlinearconv_infer, .run = holo_k_qlinearconv_run, .pack = holo_k_qlinearconv_pack},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",
      .infer = holo_k_packb_f32_infer, .run = holo_k_packb_f32_run},
     {.op = "Conv", .identity = "Conv/f32/" GEMM_CLASS "/2", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,

@@ -6,11 +6,16 @@
 
 holo_status holo_k_mm_geometry(holo_kernel_call *c, const char *op, holo_k_mm_geom *g, int64_t *yshape,
                                uint32_t *yrank) {
-  const holo_tensor *a = &c->inputs[0], *b = &c->inputs[1];
+  return holo_k_mm_geometry_of(c, op, 0, 1, g, yshape, yrank);
+}
+
+holo_status holo_k_mm_geometry_of(holo_kernel_call *c, const char *op, uint32_t ia, uint32_t ib,
+                                  holo_k_mm_geom *g, int64_t *yshape, uint32_t *yrank) {
+  const holo_tensor *a = &c->inputs[ia], *b = &c->inputs[ib];
   char s1[HOLO_K_SHAPE_STR], s2[HOLO_K_SHAPE_STR];
   if (a->rank == 0 || b->rank == 0)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: input %u is a scalar, %s needs rank >= 1", op,
-                       a->rank == 0 ? 0u : 1u, op);
+                       a->rank == 0 ? ia : ib, op);
   int64_t ka = a->shape[a->rank - 1];
   int64_t kb = b->rank == 1 ? b->shape[0] : b->shape[b->rank - 2];
   if (ka != kb)

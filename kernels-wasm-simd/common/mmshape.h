@@ -19,5 +19,8 @@ typedef struct holo_k_mm_geom {
  * batch dims that do not broadcast. */
 holo_status holo_k_mm_geometry(holo_kernel_call *c, const char *op, holo_k_mm_geom *g, int64_t *yshape,
                                uint32_t *yrank);
+/* The same for inputs ia (A) and ib (B) (QLinearMatMul's 0 and 3). */
+holo_status holo_k_mm_geometry_of(holo_kernel_call *c, const char *op, uint32_t ia, uint32_t ib,
+                                  holo_k_mm_geom *g, int64_t *yshape, uint32_t *yrank);
 
 #endif

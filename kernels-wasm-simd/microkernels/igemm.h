@@ -80,6 +80,19 @@ static inline void holo_igemm_i8_4x8(size_t kp, const int16_t *pa, const int16_t
 #endif
 }
 
+/* s[i] = sum_k of packed A's row i, i < M: the sum of row i's differences
+ * from its zero point (the product's zero point correction). */
+static inline void holo_igemm_a_rowsums(const int16_t *pa, size_t M, size_t K, int32_t *s) {
+  size_t kp = holo_igemm_kp(K);
+  for (size_t i = 0; i < M; i++) {
+    const int16_t *d = pa + (i / HOLO_IGEMM_MR) * kp * HOLO_IGEMM_MR + 2 * (i % HOLO_IGEMM_MR);
+    int32_t t = 0;
+    for (size_t q = 0; q < kp / 2; q++)
+      t += d[q * 2 * HOLO_IGEMM_MR] + d[q * 2 * HOLO_IGEMM_MR + 1];
+    s[i] = t;
+  }
+}
+
 /* Rows of A per block: a block of A (MC x K int16) stays in cache while
  * every B panel passes it, each B panel (8 columns x K) in L1 while the
  * block's A panels stream by. */

@@ -7,6 +7,13 @@
  * order, so every variant of the integer core (microkernels/igemm.h) gives
  * the same bytes.
  *
+ * QLinearMatMul (opset 10) is the same product of its inputs a (0) and b
+ * (3) with zero points 2 and 5 -- a_zero_point a scalar here (as in
+ * onnxruntime), b_zero_point a scalar or [N] -- requantized in the same
+ * kernel, one batch matrix of int32 sums at a time: y = saturate(rne(sum *
+ * a_scale * b_scale[j] / y_scale) + y_zero_point) (qlinear.h, requant.h),
+ * of y_zero_point's dtype (A's when absent).
+ *
  * A is packed per call as int16 differences from its zero points. B is
  * packed without its zero point -- once per session when it is a constant
  * without batch dims (the pack seam: a packed form may depend only on B's
@@ -17,15 +24,27 @@
 #include "common/mmshape.h"
 #include "common/shape.h"
 #include "microkernels/igemm.h"
+#include "microkernels/requant.h"
 #include "operators/operators.h"
 #include "operators/products.h"
+#include "operators/qlinear.h"
+
+/* Which inputs are which: MatMulInteger's, or QLinearMatMul's (q). */
+typedef struct mmi_ix {
+  const char *op;
+  uint32_t a, b, za, zb;
+  bool q;
+} mmi_ix;
+static const mmi_ix MMI = {"MatMulInteger", 0, 1, 2, 3, false};
+static const mmi_ix QLM = {"QLinearMatMul", 0, 3, 2, 5, true};
 
 static bool mmi_int8(uint32_t dt) { return dt == HOLO_DT_U8 || dt == HOLO_DT_I8; }
 
-static holo_status mmi_zero_point(holo_kernel_call *c, uint32_t idx, uint32_t dt, size_t len) {
+static holo_status mmi_zero_point(holo_kernel_call *c, const mmi_ix *x, uint32_t idx, uint32_t dt,
+                                  size_t len) {
   if (holo_k_absent(c, idx)) return HOLO_OK;
   holo_status st;
-  if ((st = holo_k_check_input(c, "MatMulInteger", idx, dt))) return st;
+  if ((st = holo_k_check_input(c, x->op, idx, dt))) return st;
   const holo_tensor *z = &c->inputs[idx];
   size_t n = 1;
   for (uint32_t i = 0; i < z->rank; i++)
@@ -33,28 +52,41 @@ static holo_status mmi_zero_point(holo_kernel_call *c, uint32_t idx, uint32_t dt
   if (n == 1 && z->rank <= 1) return HOLO_OK;
   if (z->rank == 1 && n == len) return HOLO_OK;
   return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
-                     "MatMulInteger: zero point %u must be a scalar or 1-D of %zu, got rank %u of %zu", idx,
-                     len, z->rank, n);
+                     "%s: zero point %u must be a scalar or 1-D of %zu, got rank %u of %zu", x->op, idx, len,
+                     z->rank, n);
 }
 
-static holo_status mmi_geometry(holo_kernel_call *c, holo_k_mm_geom *g, int64_t *yshape, uint32_t *yrank) {
+/* QLinearMatMul's scales and output zero point. */
+static holo_status mmi_q_params(holo_kernel_call *c, const holo_k_mm_geom *g) {
   holo_status st;
-  if ((st = holo_k_check_arity(c, "MatMulInteger", 2, 4, 1)) ||
-      (st = holo_k_check_input(c, "MatMulInteger", 0, 0)) ||
-      (st = holo_k_check_input(c, "MatMulInteger", 1, 0)))
+  if ((st = holo_k_q_scale(c, "QLinearMatMul", 1, 1, "a_scale")) ||
+      (st = holo_k_q_scale(c, "QLinearMatMul", 4, g->N, "b_scale")) ||
+      (st = holo_k_q_scale(c, "QLinearMatMul", 6, 1, "y_scale")) ||
+      (st = holo_k_q_zero(c, "QLinearMatMul", 7, 0, 1, "y_zero_point")))
     return st;
-  const holo_tensor *a = &c->inputs[0], *b = &c->inputs[1];
+  return holo_k_q_zero(c, "QLinearMatMul", 2, c->inputs[0].dtype, 1, "a_zero_point");
+}
+
+static holo_status mmi_geometry(holo_kernel_call *c, const mmi_ix *x, holo_k_mm_geom *g, int64_t *yshape,
+                                uint32_t *yrank) {
+  holo_status st;
+  if ((st = x->q ? holo_k_check_arity(c, x->op, 8, 8, 1) : holo_k_check_arity(c, x->op, 2, 4, 1)) ||
+      (st = holo_k_check_input(c, x->op, x->a, 0)) || (st = holo_k_check_input(c, x->op, x->b, 0)))
+    return st;
+  const holo_tensor *a = &c->inputs[x->a], *b = &c->inputs[x->b];
   if (!mmi_int8(a->dtype) || !mmi_int8(b->dtype))
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "MatMulInteger: A and B must be u8 or i8, got %s and %s",
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: A and B must be u8 or i8, got %s and %s", x->op,
                        holo_k_dtype_name(a->dtype), holo_k_dtype_name(b->dtype));
-  if ((st = holo_k_mm_geometry(c, "MatMulInteger", g, yshape, yrank))) return st;
+  if ((st = holo_k_mm_geometry_of(c, x->op, x->a, x->b, g, yshape, yrank))) return st;
   if (g->K > HOLO_IGEMM_MAX_K)
-    return holo_k_fail(c, HOLO_ERR_LIMIT, "MatMulInteger: K = %zu could overflow int32 (max %d)", g->K,
+    return holo_k_fail(c, HOLO_ERR_LIMIT, "%s: K = %zu could overflow int32 (max %d)", x->op, g->K,
                        HOLO_IGEMM_MAX_K);
   if ((uint64_t)g->M * holo_igemm_kp(g->K) > SIZE_MAX / 64 ||
-      (uint64_t)g->N * holo_igemm_kp(g->K) > SIZE_MAX / 64)
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "MatMulInteger: operands too large to pack");
-  return mmi_zero_point(c, 2, a->dtype, g->M) ? HOLO_ERR_UNSUPPORTED : mmi_zero_point(c, 3, b->dtype, g->N);
+      (uint64_t)g->N * holo_igemm_kp(g->K) > SIZE_MAX / 64 || (uint64_t)g->M * g->N > SIZE_MAX / 64)
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: operands too large to pack", x->op);
+  if (x->q && (st = mmi_q_params(c, g))) return st;
+  if ((st = mmi_zero_point(c, x, x->za, a->dtype, g->M))) return st;
+  return mmi_zero_point(c, x, x->zb, b->dtype, g->N);
 }
 
 static size_t mmi_round64(size_t bytes) { return (bytes + 63) / 64 * 64; }
@@ -64,12 +96,17 @@ static size_t mmi_pa_bytes(const holo_k_mm_geom *g) {
 static size_t mmi_pb_bytes(const holo_k_mm_geom *g) {
   return mmi_round64(holo_igemm_packed_b_elems(g->K, g->N) * sizeof(int16_t));
 }
+/* QLinearMatMul's extra: one batch matrix of sums, then the multipliers */
+static size_t mmi_q_bytes(const mmi_ix *x, const holo_k_mm_geom *g) {
+  return x->q ? mmi_round64(g->M * g->N * sizeof(int32_t)) + mmi_round64(g->N * sizeof(float)) : 0;
+}
 
 /* B as packed once per session, or NULL. */
-static const int16_t *mmi_packed(const holo_kernel_call *c, const holo_k_mm_geom *g) {
+static const int16_t *mmi_packed(const holo_kernel_call *c, const mmi_ix *x, const holo_k_mm_geom *g) {
   size_t w;
-  return c->packed ? (const int16_t *)holo_gemm_packed(c->packed[1], HOLO_GEMM_PACKED_IB, g->K, g->N, 1, &w)
-                   : 0;
+  return c->packed
+             ? (const int16_t *)holo_gemm_packed(c->packed[x->b], HOLO_GEMM_PACKED_IB, g->K, g->N, 1, &w)
+             : 0;
 }
 
 /* B's raw values (no zero point) as B panels. */
@@ -79,13 +116,14 @@ static void mmi_pack_b(const holo_tensor *b, const holo_k_mm_geom *g, size_t ob,
                                   (g->N + HOLO_IGEMM_NR - 1) / HOLO_IGEMM_NR * HOLO_IGEMM_NR);
 }
 
-holo_status holo_k_matmulinteger_pack(holo_pack_call *p) {
+static holo_status mmi_pack(holo_pack_call *p, const mmi_ix *x) {
   holo_kernel_call *c = p->call;
   holo_k_mm_geom g;
   int64_t ys[HOLO_MAX_RANK];
   uint32_t yr;
-  if (p->input != 1 || c->n_inputs < 2 || mmi_geometry(c, &g, ys, &yr)) return HOLO_OK; /* infer says why */
-  const holo_tensor *b = &c->inputs[1];
+  if (p->input != x->b || c->n_inputs <= x->b || mmi_geometry(c, x, &g, ys, &yr))
+    return HOLO_OK; /* infer says why */
+  const holo_tensor *b = &c->inputs[x->b];
   for (uint32_t i = 0; i + 2 < b->rank; i++)
     if (b->shape[i] != 1) return HOLO_OK; /* B's own batch: packed per call */
   if (!p->dst) {
@@ -97,19 +135,21 @@ holo_status holo_k_matmulinteger_pack(holo_pack_call *p) {
   return HOLO_OK;
 }
 
-holo_status holo_k_matmulinteger_infer(holo_kernel_call *c) {
+static holo_status mmi_infer(holo_kernel_call *c, const mmi_ix *x) {
   holo_k_mm_geom g;
   int64_t ys[HOLO_MAX_RANK];
   uint32_t yr;
   holo_status st;
   holo_k_infer_reset(c);
-  if ((st = mmi_geometry(c, &g, ys, &yr))) return st;
-  c->workspace_bytes = mmi_pa_bytes(&g) + (mmi_packed(c, &g) ? 0 : mmi_pb_bytes(&g)) + g.M * sizeof(int32_t);
+  if ((st = mmi_geometry(c, x, &g, ys, &yr))) return st;
+  c->workspace_bytes = mmi_pa_bytes(&g) + (mmi_packed(c, x, &g) ? 0 : mmi_pb_bytes(&g)) +
+                       mmi_round64(g.M * sizeof(int32_t)) + mmi_q_bytes(x, &g);
   uint64_t f[4] = {1, g.M, g.N, g.K};
   for (uint32_t i = 0; i < g.brank; i++)
     f[0] = holo_k_mul_sat(f[0], (uint64_t)g.bshape[i]);
   c->work = holo_k_work(4, f);
-  return holo_k_set_output(c, "MatMulInteger", 0, HOLO_DT_I32, yr, ys);
+  uint32_t dt = x->q ? holo_k_q_out_dtype(c, 7, c->inputs[0].dtype) : HOLO_DT_I32;
+  return holo_k_set_output(c, x->op, 0, dt, yr, ys);
 }
 
 static int32_t mmi_zp(const holo_kernel_call *c, uint32_t idx, size_t j) {
@@ -121,43 +161,54 @@ static int32_t mmi_zp(const holo_kernel_call *c, uint32_t idx, size_t j) {
 }
 
 /* y(i,j) -= zb(j) * sum_k (a(i,k) - za(i)), the sums read off packed A. */
-static void mmi_zb_correct(const holo_kernel_call *c, const holo_k_mm_geom *g, const int16_t *pa,
-                           int32_t *rowsum, int32_t *y) {
+static void mmi_zb_correct(const holo_kernel_call *c, const mmi_ix *x, const holo_k_mm_geom *g,
+                           const int16_t *pa, int32_t *rowsum, int32_t *y) {
   bool any = false;
   for (size_t j = 0; j < g->N && !any; j++)
-    any = mmi_zp(c, 3, j) != 0;
+    any = mmi_zp(c, x->zb, j) != 0;
   if (!any) return;
-  size_t kp = holo_igemm_kp(g->K);
-  for (size_t i = 0; i < g->M; i++) {
-    const int16_t *d = pa + (i / HOLO_IGEMM_MR) * kp * HOLO_IGEMM_MR + 2 * (i % HOLO_IGEMM_MR);
-    int32_t s = 0;
-    for (size_t q = 0; q < kp / 2; q++)
-      s += d[q * 2 * HOLO_IGEMM_MR] + d[q * 2 * HOLO_IGEMM_MR + 1];
-    rowsum[i] = s;
-  }
+  holo_igemm_a_rowsums(pa, g->M, g->K, rowsum);
   for (size_t i = 0; i < g->M; i++)
     for (size_t j = 0; j < g->N; j++)
       y[i * g->N + j] =
-          (int32_t)((uint32_t)y[i * g->N + j] - (uint32_t)mmi_zp(c, 3, j) * (uint32_t)rowsum[i]);
+          (int32_t)((uint32_t)y[i * g->N + j] - (uint32_t)mmi_zp(c, x->zb, j) * (uint32_t)rowsum[i]);
 }
 
-holo_status holo_k_matmulinteger_run(holo_kernel_call *c) {
+/* b_scale has one element per column (else one for all) */
+static bool mmi_percol(const holo_kernel_call *c) {
+  return c->inputs[4].rank == 1 && c->inputs[4].shape[0] > 1;
+}
+
+/* The batch matrix's sums acc (M x N) requantized into y. */
+static void mmi_requant(const holo_kernel_call *c, const holo_k_mm_geom *g, const float *mult,
+                        const int32_t *acc, void *y) {
+  holo_requant q = {mult, mmi_percol(c) ? 1 : 0, 0, holo_k_q_zero_at(c, 7, 0),
+                    c->outputs[0].dtype == HOLO_DT_U8};
+  for (size_t i = 0; i < g->M; i++)
+    holo_requant_i32(g->N, acc + i * g->N, &q, (uint8_t *)y + i * g->N);
+}
+
+static holo_status mmi_run(holo_kernel_call *c, const mmi_ix *x) {
   holo_k_mm_geom g;
   int64_t ys[HOLO_MAX_RANK];
   uint32_t yr;
-  if (mmi_geometry(c, &g, ys, &yr)) return HOLO_ERR_KERNEL;
-  const holo_tensor *a = &c->inputs[0], *b = &c->inputs[1];
-  int32_t *y = (int32_t *)c->outputs[0].data;
+  if (mmi_geometry(c, x, &g, ys, &yr)) return HOLO_ERR_KERNEL;
+  const holo_tensor *a = &c->inputs[x->a], *b = &c->inputs[x->b];
   uint8_t *ws = c->workspace;
   int16_t *pa = (int16_t *)ws, *pb = (int16_t *)(ws + mmi_pa_bytes(&g));
-  const int16_t *Bp = mmi_packed(c, &g);
-  int32_t *rowsum = (int32_t *)(ws + mmi_pa_bytes(&g) + (Bp ? 0 : mmi_pb_bytes(&g)));
+  const int16_t *Bp = mmi_packed(c, x, &g);
+  uint8_t *rest = ws + mmi_pa_bytes(&g) + (Bp ? 0 : mmi_pb_bytes(&g));
+  int32_t *rowsum = (int32_t *)rest, *acc = (int32_t *)(rest + mmi_round64(g.M * sizeof(int32_t)));
+  float *mult = (float *)((uint8_t *)acc + mmi_round64(g.M * g.N * sizeof(int32_t)));
   size_t batches = 1, idx[HOLO_MAX_RANK] = {0}, last_ob = SIZE_MAX;
   for (uint32_t i = 0; i < g.brank; i++)
     batches *= (size_t)g.bshape[i];
   if (g.M == 0 || g.N == 0) return HOLO_OK;
+  holo_status st;
+  if (x->q && (st = holo_k_q_multipliers(c, x->op, 1, 4, 6, mult, mmi_percol(c) ? g.N : 1))) return st;
   size_t rows = (g.M + HOLO_IGEMM_MR - 1) / HOLO_IGEMM_MR * HOLO_IGEMM_MR;
-  bool zs = !holo_k_absent(c, 2) && c->inputs[2].rank == 1 && c->inputs[2].shape[0] > 1;
+  bool zs = !holo_k_absent(c, x->za) && c->inputs[x->za].rank == 1 && c->inputs[x->za].shape[0] > 1;
+  size_t ysz = x->q ? 1 : sizeof(int32_t);
   for (size_t t = 0; t < batches; t++) {
     size_t oa = 0, ob = 0;
     for (uint32_t i = 0; i < g.brank; i++) {
@@ -170,15 +221,17 @@ holo_status holo_k_matmulinteger_run(holo_kernel_call *c) {
                    g.K,
                    1,
                    a->dtype == HOLO_DT_U8,
-                   holo_k_absent(c, 2) ? 0 : c->inputs[2].data,
+                   holo_k_absent(c, x->za) ? 0 : c->inputs[x->za].data,
                    zs ? 1 : 0,
                    a->dtype == HOLO_DT_U8};
     holo_ukernel_ipack_a_i8__scalar(pa, &op, g.M, g.K, 0, rows);
     if (!Bp && ob != last_ob) mmi_pack_b(b, &g, ob, pb);
     last_ob = ob;
-    int32_t *yt = y + t * g.M * g.N;
-    holo_igemm_i8(g.M, g.N, g.K, pa, Bp ? Bp : pb, yt, g.N);
-    mmi_zb_correct(c, &g, pa, rowsum, yt);
+    uint8_t *yt = (uint8_t *)c->outputs[0].data + t * g.M * g.N * ysz;
+    int32_t *sums = x->q ? acc : (int32_t *)yt;
+    holo_igemm_i8(g.M, g.N, g.K, pa, Bp ? Bp : pb, sums, g.N);
+    mmi_zb_correct(c, x, &g, pa, rowsum, sums);
+    if (x->q) mmi_requant(c, &g, mult, acc, yt);
     for (uint32_t i = g.brank; i-- > 0;)
       if (++idx[i] < (size_t)g.bshape[i])
         break;
@@ -187,3 +240,10 @@ holo_status holo_k_matmulinteger_run(holo_kernel_call *c) {
   }
   return HOLO_OK;
 }
+
+holo_status holo_k_matmulinteger_pack(holo_pack_call *p) { return mmi_pack(p, &MMI); }
+holo_status holo_k_matmulinteger_infer(holo_kernel_call *c) { return mmi_infer(c, &MMI); }
+holo_status holo_k_matmulinteger_run(holo_kernel_call *c) { return mmi_run(c, &MMI); }
+holo_status holo_k_qlinearmatmul_pack(holo_pack_call *p) { return mmi_pack(p, &QLM); }
+holo_status holo_k_qlinearmatmul_infer(holo_kernel_call *c) { return mmi_infer(c, &QLM); }
+holo_status holo_k_qlinearmatmul_run(holo_kernel_call *c) { return mmi_run(c, &QLM); }

@@ -19,12 +19,16 @@ HOLO_K_OPERATOR(gemm_f32)
 HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f32)
 /* integer products (matmul-integer.c, conv-integer.c) */
 HOLO_K_OPERATOR(matmulinteger) HOLO_K_OPERATOR(convinteger)
+/* QLinear products, on the same core (matmul-integer.c, conv-integer.c) */
+HOLO_K_OPERATOR(qlinearmatmul) HOLO_K_OPERATOR(qlinearconv)
     /* The products' own layouts of a constant weight (backend.h holo_pack_call). */
     holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p);
 holo_status holo_k_conv_f32_pack(holo_pack_call *p);
 holo_status holo_k_convinteger_pack(holo_pack_call *p);
 holo_status holo_k_matmulinteger_pack(holo_pack_call *p);
+holo_status holo_k_qlinearconv_pack(holo_pack_call *p);
+holo_status holo_k_qlinearmatmul_pack(holo_pack_call *p);
 /* broadcasting arithmetic (binary.c) */
 HOLO_K_OPERATOR(add)
 HOLO_K_OPERATOR(sub)

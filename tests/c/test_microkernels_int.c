@@ -4,7 +4,13 @@
  * tile + 1, K = 0 .. 2 * 8 + 1 and a few long K, u8 and i8 operands with
  * extreme values and zero points, and guard values around every output.
  * In the SIMD builds the simd128 tile must give the scalar tile's bytes
- * (integer sums are exact: equality, not a tolerance). */
+ * (integer sums are exact: equality, not a tolerance). The requantization
+ * (requant.h) against the formula computed in double here -- the f32
+ * product is the double product of two floats rounded once, then rint --
+ * with ties (multipliers 0.5, 0.25, 1.5), saturation both ways, u8 and i8,
+ * per-output and shared multipliers, every length to 2 * 4 + 3; in the
+ * SIMD builds the simd128 variant must give the scalar's bytes. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +23,7 @@
 
 #include "microkernels/igemm.h"
 #include "microkernels/im2col.h"
+#include "microkernels/requant.h"
 
 #define GUARD 0x5a5a5a5a
 
@@ -146,12 +153,68 @@ static void test_iim2col(void **st) {
     }
 }
 
+typedef void (*requant_fn)(size_t, const int32_t *, const holo_requant *, void *);
+
+static int32_t rq_want(int32_t acc, const holo_requant *q, size_t j) {
+  float f = (float)((double)(float)(int32_t)((uint32_t)acc + (uint32_t)q->bias) * (double)q->s[j * q->ss]);
+  double lo = (q->u8 ? 0 : -128) - q->zp, hi = (q->u8 ? 255 : 127) - q->zp;
+  double d = f < lo ? lo : f > hi ? hi : f;
+  return (int32_t)rint(d) + q->zp;
+}
+
+static void rq_check(requant_fn fn, const char *name) {
+  static const float mults[] = {0.5f, 0.25f, 1.5f, 1.0f, 0.0037f, 0.0123456f, 3.0e-5f, 7.5f, 1e30f};
+  static const int32_t biases[] = {0, 1, -7, 100000, INT32_MAX};
+  int32_t acc[16];
+  float s[16];
+  for (size_t n = 0; n <= 11; n++)
+    for (size_t mi = 0; mi < sizeof mults / sizeof mults[0]; mi++)
+      for (size_t bi = 0; bi < sizeof biases / sizeof biases[0]; bi++)
+        for (int u8 = 0; u8 < 2; u8++)
+          for (size_t ss = 0; ss < 2; ss++) {
+            for (size_t j = 0; j < n; j++) {
+              uint32_t r =
+                  (uint32_t)next8() << 24 | (uint32_t)next8() << 16 | (uint32_t)next8() << 8 | next8();
+              acc[j] = j % 3 == 0   ? (int32_t)r
+                       : j % 3 == 1 ? (int32_t)(r % 1001) - 500
+                                    : (int32_t)(r % 200001) - 100000;
+              s[j] = mults[(mi + j * ss) % (sizeof mults / sizeof mults[0])];
+            }
+            if (n == 0) s[0] = mults[mi];
+            int32_t zp = u8 ? next8() : (int32_t)(int8_t)next8();
+            holo_requant q = {s, ss, biases[bi], zp, u8 != 0};
+            uint8_t y[16 + 4];
+            memset(y, 0xA5, sizeof y);
+            fn(n, acc, &q, y);
+            for (size_t j = 0; j < n + 4; j++) {
+              int32_t got = j < n ? (u8 ? (int32_t)y[j] : (int32_t)(int8_t)y[j]) : y[j];
+              int32_t want = j < n ? rq_want(acc[j], &q, j) : 0xA5;
+              if (got != want)
+                fail_msg("%s n=%zu j=%zu acc=%d bias=%d s=%g zp=%d u8=%d: %d vs %d", name, n, j,
+                         j < n ? acc[j] : 0, q.bias, (double)s[j * ss], zp, u8, got, want);
+            }
+          }
+}
+
+static void test_requant_scalar(void **st) {
+  (void)st;
+  rq_check(holo_ukernel_requant_i32__scalar, "requant scalar");
+}
+
+static void test_requant_simd128(void **st) {
+  (void)st;
+#ifdef __wasm_simd128__
+  rq_check(holo_ukernel_requant_i32__simd128, "requant simd128");
+#else
+  skip();
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_igemm_scalar),
-      cmocka_unit_test(test_igemm_simd128),
-      cmocka_unit_test(test_igemm_extreme_k),
-      cmocka_unit_test(test_iim2col),
+      cmocka_unit_test(test_igemm_scalar),    cmocka_unit_test(test_igemm_simd128),
+      cmocka_unit_test(test_igemm_extreme_k), cmocka_unit_test(test_iim2col),
+      cmocka_unit_test(test_requant_scalar),  cmocka_unit_test(test_requant_simd128),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
