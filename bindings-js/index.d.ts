@@ -373,6 +373,8 @@ export interface ModelOptions {
   maskedState?: boolean;
   /** Label every state value by a SHA-256 of its bytes (default: the executor's computed labels). */
   contentState?: boolean;
+  /** The vocabulary, when the archive's logits shape is not static (a dynamic export). */
+  vocab?: number;
 }
 export interface PromptCacheOptions {
   /** Bound on state + logits bytes held (default 64 MiB). */

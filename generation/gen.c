@@ -2,6 +2,8 @@
  * its state held as content-labelled resident values (docs/generation.md). */
 #include "hologram/generate.h"
 
+#include "gen-ports.h"
+
 #include "hologram/mem.h"
 #include "hologram/resident.h"
 
@@ -26,11 +28,11 @@ static holo_status intern_zero(holo_gen *g, uint32_t port, holo_digest *out, hol
   holo_port_info v;
   holo_session_input_info(g->s, port, &v);
   int64_t shape[HOLO_MAX_RANK];
-  if (v.rank == HOLO_RANK_UNKNOWN || v.rank > HOLO_MAX_RANK)
-    return holo_err(err, HOLO_ERR_STATE, "generator: state input %u has an unknown rank; give an initial value", port);
-  for (uint32_t d = 0; d < v.rank; d++) shape[d] = v.shape[d] < 0 ? 0 : v.shape[d];
+  uint32_t rank;
+  holo_status st = holo_gen_zero_shape(g, port, shape, &rank, err);
+  if (st) return st;
   size_t len;
-  if (!holo_shape_bytes(v.dtype, shape, v.rank, &len))
+  if (!holo_shape_bytes(v.dtype, shape, rank, &len))
     return holo_err(err, HOLO_ERR_LIMIT, "generator: state input %u: size overflows", port);
   void *z = 0;
   if (len) {
@@ -38,14 +40,30 @@ static holo_status intern_zero(holo_gen *g, uint32_t port, holo_digest *out, hol
     if (!z) return holo_err(err, HOLO_ERR_MEMORY, "generator: out of memory (%zu bytes of initial state)", len);
     holo_memset(z, 0, len);
   }
-  holo_input in = {z, len, shape, v.rank};
-  holo_status st = holo_session_intern_input(g->s, port, &in, out, err);
+  holo_input in = {z, len, shape, rank};
+  st = holo_session_intern_input(g->s, port, &in, out, err);
   if (z) g->a.free(g->a.ctx, z);
   return st;
 }
 
+/* The output named "present" + R for an input named "past" + R (the
+ * key-value cache of decoder exports: past_k_0 -> present_k_0), or n_out. */
+static uint32_t present_of(holo_session *s, const holo_port_info *in) {
+  uint32_t n_out = holo_session_output_count(s);
+  if (in->name_len < 4 || holo_memcmp(in->name, "past", 4)) return n_out;
+  for (uint32_t o = 0; o < n_out; o++) {
+    holo_port_info on;
+    holo_session_output_info(s, o, &on);
+    if (on.name_len == in->name_len + 3 && !holo_memcmp(on.name, "present", 7) &&
+        !holo_memcmp(on.name + 7, in->name + 4, in->name_len - 4))
+      return o;
+  }
+  return n_out;
+}
+
 /* The state contract: the model's, else the archive's, else by name --
- * state input X is fed by the output named X_out or X_next. */
+ * state input X is fed by the output named X_out or X_next, and past... by
+ * present... */
 static holo_status resolve_contract(holo_gen *g, const holo_causal_model *m, holo_error *err) {
   holo_session *s = g->s;
   uint32_t n_in = holo_session_input_count(s), n_out = holo_session_output_count(s);
@@ -68,6 +86,10 @@ static holo_status resolve_contract(holo_gen *g, const holo_causal_model *m, hol
           g->c.input[g->c.n] = i, g->c.output[g->c.n] = o, g->c.n++;
           break;
         }
+      }
+      if (g->c.n < HOLO_MAX_STATE && !(g->c.n && g->c.input[g->c.n - 1] == i)) {
+        uint32_t o = present_of(s, &in);
+        if (o < n_out) g->c.input[g->c.n] = i, g->c.output[g->c.n] = o, g->c.n++;
       }
     }
   }
@@ -112,27 +134,22 @@ holo_status holo_gen_init(holo_gen *g, holo_session *s, const holo_causal_model 
   holo_port_info lv;
   holo_session_output_info(s, m->logits_output, &lv);
   if (lv.dtype != HOLO_DT_F32) return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: logits must be f32");
-  if (lv.rank == HOLO_RANK_UNKNOWN || lv.rank == 0 || lv.shape[lv.rank - 1] <= 0)
-    return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: the logits' last dimension (the vocabulary) must be static");
-  g->vocab = (uint32_t)lv.shape[lv.rank - 1];
-  g->seq = 1;
-  for (int which = 0; which < 2; which++) {
-    uint32_t p = which ? (uint32_t)m->position_input : m->token_input;
-    if (which && m->position_input < 0) continue;
-    holo_port_info v;
-    holo_session_input_info(s, p, &v);
-    size_t n = 0;
-    if (v.rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v.shape, v.rank, &n) || n < 1 || (which && n != 1) ||
-        n > HOLO_GEN_MAX_SEQ)
-      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must hold %s", which ? "position" : "token", p,
-                      which ? "exactly one element" : "1 to " HOLO_GEN_MAX_SEQ_STR " elements (static)");
-    if (!which) g->seq = (uint32_t)n;
-    if (v.dtype != HOLO_DT_I64 && v.dtype != HOLO_DT_I32 && v.dtype != HOLO_DT_F32)
-      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: %s input %u must be i64, i32 or f32", which ? "position" : "token", p);
-  }
-  holo_status rc = resolve_contract(g, m, err);
+  holo_status rc = holo_gen_vocab(g, &lv, err);
+  if (!rc) rc = holo_gen_token_port(g, err);
   if (rc) return rc;
-  if (g->seq > 1) {
+  if (m->position_input >= 0) {
+    holo_port_info v;
+    holo_session_input_info(s, (uint32_t)m->position_input, &v);
+    size_t n = 0;
+    if (v.rank == HOLO_RANK_UNKNOWN || !holo_shape_numel(v.shape, v.rank, &n) || n != 1)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: position input %d must hold exactly one element",
+                      m->position_input);
+    if (v.dtype != HOLO_DT_I64 && v.dtype != HOLO_DT_I32 && v.dtype != HOLO_DT_F32)
+      return holo_err(err, HOLO_ERR_UNSUPPORTED, "generator: position input %d must be i64, i32 or f32", m->position_input);
+  }
+  rc = resolve_contract(g, m, err);
+  if (rc) return rc;
+  if (g->seq > 1 && !g->grow && lv.rank != HOLO_RANK_UNKNOWN) {
     size_t nl = 0;
     if (!holo_shape_numel(lv.shape, lv.rank, &nl) || nl != (size_t)g->seq * g->vocab)
       return holo_err(err, HOLO_ERR_UNSUPPORTED,
@@ -204,8 +221,8 @@ void holo_gen_set_inspector(holo_gen *g, const holo_gen_inspector *in) {
 }
 
 /* n values (n <= HOLO_GEN_MAX_SEQ) in the port's dtype, interned. */
-static holo_status intern_vec(holo_gen *g, uint32_t port, const int64_t *value, uint32_t n, holo_digest *out,
-                              holo_error *err) {
+static holo_status intern_vec(holo_gen *g, uint32_t port, const int64_t *value, uint32_t n, const int64_t *shape,
+                              uint32_t rank, holo_digest *out, holo_error *err) {
   holo_port_info info;
   holo_session_input_info(g->s, port, &info);
   uint32_t dt = info.dtype;
@@ -220,7 +237,7 @@ static holo_status intern_vec(holo_gen *g, uint32_t port, const int64_t *value, 
     else if (dt == HOLO_DT_I32) u.i32[i] = (int32_t)value[i];
     else u.f32[i] = (float)value[i];
   }
-  holo_input in = {&u, len, 0, 0};
+  holo_input in = {&u, len, shape, rank};
   return holo_session_intern_input(g->s, port, &in, out, err);
 }
 
@@ -255,8 +272,12 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
   if (!g || !g->logits) return holo_err(err, HOLO_ERR_ARG, "generator is NULL or freed");
   if (!tokens || n == 0 || n > g->seq)
     return holo_err(err, HOLO_ERR_ARG, "generator: feed 1 to %u tokens per execution (got %u)", g->seq, n);
-  int64_t tv[HOLO_GEN_MAX_SEQ], one = g->pos;
-  for (uint32_t i = 0; i < g->seq; i++) {
+  /* a growing model takes exactly n tokens; a sequence model K, padded */
+  uint32_t span = g->grow ? n : g->seq;
+  int64_t tv[HOLO_GEN_MAX_SEQ], one = g->pos, tshape[HOLO_MAX_RANK];
+  uint32_t trank;
+  holo_gen_token_shape(g, span, tshape, &trank);
+  for (uint32_t i = 0; i < span; i++) {
     if (i < n && tokens[i] >= g->vocab)
       return holo_err(err, HOLO_ERR_ARG, "generator: token %u outside the vocabulary (%u)", tokens[i], g->vocab);
     tv[i] = i < n ? tokens[i] : 0; /* padding: its rows are discarded (masked state) */
@@ -269,8 +290,8 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
   holo_digest in[64], tok, pos;
   holo_counters before;
   holo_session_counters(g->s, &before);
-  if ((st = intern_vec(g, g->m.token_input, tv, g->seq, &tok, err))) return st;
-  if (g->m.position_input >= 0 && (st = intern_vec(g, (uint32_t)g->m.position_input, &one, 1, &pos, err))) {
+  if ((st = intern_vec(g, g->m.token_input, tv, span, tshape, trank, &tok, err))) return st;
+  if (g->m.position_input >= 0 && (st = intern_vec(g, (uint32_t)g->m.position_input, &one, 1, 0, 0, &pos, err))) {
     holo_session_release(g->s, &tok);
     return st;
   }
@@ -288,10 +309,10 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
     holo_view v;
     holo_session_output_view(g->s, g->m.logits_output, &v);
     size_t row = (size_t)g->vocab * 4;
-    if (v.dtype != HOLO_DT_F32 || v.len < row * g->seq)
-      st = holo_err(err, HOLO_ERR_STATE, "generator: logits output holds %zu bytes, fewer than %u rows of the vocabulary",
-                    v.len, g->seq);
-    else if (g->seq == 1) {
+    if (v.dtype != HOLO_DT_F32 || v.len < row * span || (g->grow && v.len != row * span))
+      st = holo_err(err, HOLO_ERR_STATE, "generator: logits output holds %zu bytes, not %u rows of the vocabulary (%u)",
+                    v.len, span, g->vocab);
+    else if (span == 1) {
       holo_memcpy(g->prev_logits, g->logits, row);
       g->prev_have = g->have_logits;
       holo_memcpy(g->logits, (const uint8_t *)v.data + v.len - row, row);
@@ -299,7 +320,7 @@ holo_status holo_gen_feed_seq(holo_gen *g, const uint32_t *tokens, uint32_t n, h
     } else {
       holo_memcpy(g->prev_logits, g->logits, row);
       g->prev_have = g->have_logits;
-      holo_memcpy(g->rows, (const uint8_t *)v.data + v.len - row * g->seq, row * n);
+      holo_memcpy(g->rows, (const uint8_t *)v.data + v.len - row * span, row * n);
       holo_memcpy(g->logits, g->rows + (size_t)(n - 1) * g->vocab, row);
     }
   }
@@ -330,6 +351,8 @@ const float *holo_gen_rows(const holo_gen *g, uint32_t i) {
 
 holo_status holo_gen_rewind(holo_gen *g, uint32_t n, holo_error *err) {
   if (!g || !g->logits) return holo_err(err, HOLO_ERR_ARG, "generator is NULL or freed");
+  if (g->grow)
+    return holo_err(err, HOLO_ERR_STATE, "generator: a growing-state model cannot rewind (its state holds every fed token)");
   if (!g->m.masked_state && g->seq == 1)
     return holo_err(err, HOLO_ERR_STATE, "generator: rewind needs a model whose state past the position is masked");
   if (n > g->pos || n > g->n_history)

@@ -33,6 +33,8 @@ static const char GEN_USAGE[] =
     "                         log-probability as sampled, the model's raw log-probability, and\n"
     "                         the K (0-64, default 0) most likely tokens (docs/cli.md)\n"
     "  --token-input PORT --position-input PORT --logits-output PORT  (default: 0, 'pos', 0)\n"
+    "  --vocab-size N         the model's vocabulary, when the archive's logits shape is not\n"
+    "                         static (a decoder exported with dynamic past/present axes)\n"
     "  --warm-store DIR       persist the prompt cache (FileWarmStore)\n"
     "  --warm-store-max-bytes BYTES  --warm-store-max-entries N  its bounds (default 1g, 100000)\n"
     "  --draft DRAFT.holo [--k K]  speculative decoding with this draft model (greedy or sampled)\n"
@@ -98,7 +100,7 @@ typedef struct gen_args {
   const char *file, *prompt, *prompt_tokens, *vocab, *regex, *store_dir, *store_max_bytes_s;
   uint64_t store_max_bytes, store_max_entries; /* 0: the defaults */
   const char *tok_port, *pos_port, *logit_port, *draft_file;
-  uint32_t spec_k, max_tokens;
+  uint32_t spec_k, max_tokens, vocab_size;
   int64_t stop;     /* < 0: none */
   int32_t logprobs; /* top tokens per --logprobs line; < 0: no lines */
   holo_sampler_config sc;
@@ -141,6 +143,7 @@ static int gen_parse(int argc, char **argv, gen_args *a, bool *help) {
   const num_flag num[] = {
       {"--k", NF_U32, 1, MAX_K, 0, 0, &a->spec_k},
       {"--max-tokens", NF_U32, 0, MAX_TOKENS, 0, 0, &a->max_tokens},
+      {"--vocab-size", NF_U32, 1, MAX_TOKENS, 0, 0, &a->vocab_size},
       {"--top-k", NF_U32, 0, UINT32_MAX, 0, 0, &sc->top_k},
       {"--penalty-window", NF_U32, 0, UINT32_MAX, 0, 0, &sc->penalty.window},
       {"--stop-token", NF_U64, 0, UINT32_MAX, 0, 0, &stop_token},
@@ -250,6 +253,7 @@ static int gen_load(gen_ctx *c, const gen_args *a) {
  * position, if any). */
 static int gen_ports(holo_session *s, const gen_args *a, holo_causal_model *m) {
   holo_causal_model_default(m);
+  m->vocab = a->vocab_size;
   int p, rc;
   if (a->tok_port) {
     if ((rc = port_of(s, a->tok_port, true, &p))) return rc;
@@ -299,7 +303,7 @@ static int gen_build(gen_ctx *c, const gen_args *a) {
 static int gen_prompt(gen_ctx *c, const gen_args *a) {
   const char *vocab = a->vocab;
   uint32_t V = c->g.vocab, nv = vocab ? (uint32_t)strlen(vocab) : 0;
-  if (!vocab && V < 256)
+  if (!vocab && V < 256 && !a->prompt_tokens)
     return cli_fail(CLI_USAGE,
                     "generate: the vocabulary has %u tokens; give --vocab CHARS or --prompt-tokens", V);
   if (V > sizeof c->tb) V = sizeof c->tb;

@@ -33,6 +33,7 @@ typedef struct wasm_gen_args {
   uint32_t window;
   float tau, eta;
   uint32_t seed_lo, seed_hi;
+  uint32_t vocab; /* 0: the logits' static last dim */
 } wasm_gen_args;
 
 /* holo_wasm_gen_stats writes the first four fields, holo_wasm_gen_stats2 all. */

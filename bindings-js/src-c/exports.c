@@ -153,6 +153,7 @@ EXPORT(holo_wasm_gen_new) wasm_gen *wasm_gen_new(wasm_session *w, const wasm_gen
   holo_causal_model m;
   holo_causal_model_default(&m);
   m.token_input = a->token_input, m.position_input = a->position_input, m.logits_output = a->logits_output;
+  m.vocab = a->vocab;
   if (holo_gen_init(&x->g, w->s, &m, 0, &wasm_allocator, err) != HOLO_OK) {
     wasm_free(x);
     return 0;

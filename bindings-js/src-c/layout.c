@@ -171,6 +171,7 @@ static const layout_row ROWS[] = {
     FIELD(wasm_gen_args, eta),
     FIELD(wasm_gen_args, seed_lo),
     FIELD(wasm_gen_args, seed_hi),
+    FIELD(wasm_gen_args, vocab),
 
     STRUCT(wasm_gen_stats),
     FIELD(wasm_gen_stats, steps),

@@ -7,7 +7,7 @@ import { live, withStore } from './handle.js';
 import { setPromptCache } from './prompt-cache.js';
 import { drawHooks, topCount } from './generator-draws.js';
 
-const ARGS = new Struct('wasm_gen_args', ['token_input', 'position_input', 'logits_output', 'kind', 'temperature', 'top_k', 'top_p', 'min_p', 'repetition', 'frequency', 'presence', 'window', 'tau', 'eta', 'seed_lo', 'seed_hi']);
+const ARGS = new Struct('wasm_gen_args', ['token_input', 'position_input', 'logits_output', 'kind', 'temperature', 'top_k', 'top_p', 'min_p', 'repetition', 'frequency', 'presence', 'window', 'tau', 'eta', 'seed_lo', 'seed_hi', 'vocab']);
 const STATS = new Struct('wasm_gen_stats', ['steps', 'dispatches', 'memo_hits', 'elided', 'tokens']);
 const SPEC = new Struct('wasm_spec_report', ['proposed', 'accepted', 'rounds', 'target_steps', 'draft_steps']);
 const KINDS = { greedy: CONST.HOLO_SAMPLER_GREEDY, default: CONST.HOLO_SAMPLER_DEFAULT, mirostat: CONST.HOLO_SAMPLER_MIROSTAT_V2 };
@@ -37,6 +37,13 @@ function portIndex(v, def, list, what) {
   return v;
 }
 
+/** model.vocab: the vocabulary when the logits' shape is not static (0: from the archive). */
+function vocabOf(v) {
+  if (v === undefined || v === null) return 0;
+  if (!Number.isInteger(v) || v < 1 || v > 0x7fffffff) throw new HologramError('ARG', `generate: model.vocab must be a positive integer, got ${String(v)}`);
+  return v;
+}
+
 function writeArgs(dv, p, { md, sm, kind, seed, inputs, outputs }) {
   const [seedLo, seedHi] = halves(seed);
   const fields = {
@@ -46,6 +53,7 @@ function writeArgs(dv, p, { md, sm, kind, seed, inputs, outputs }) {
     kind: KINDS[kind], temperature: sm.temperature ?? 1, top_k: sm.topK ?? 0, top_p: sm.topP ?? 1, min_p: sm.minP ?? 0,
     repetition: sm.repetitionPenalty ?? 1, frequency: sm.frequencyPenalty ?? 0, presence: sm.presencePenalty ?? 0,
     window: sm.penaltyWindow ?? 64, tau: sm.tau ?? 5, eta: sm.eta ?? 0.1, seed_lo: seedLo, seed_hi: seedHi,
+    vocab: vocabOf(md.vocab),
   };
   for (const [k, v] of Object.entries(fields)) ARGS.set(dv, p, k, v);
 }

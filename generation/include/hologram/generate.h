@@ -205,6 +205,10 @@ typedef struct holo_causal_model {
    * different paths. The prompt cache hashes state content only when it
    * writes a prefix to the WarmStore. Default false. */
   bool content_state;
+  /* The vocabulary, for an archive whose logits shape is not static (a
+   * dynamic export whose shapes the converter could not infer). 0: the
+   * logits' last dimension. Checked against every execution's logits. */
+  uint32_t vocab;
 } holo_causal_model;
 
 /* Fills token_input 0, position none, logits_output 0, no contract.
@@ -214,7 +218,16 @@ typedef struct holo_causal_model {
  * output holds K rows of `vocab` (row i after token i). holo_gen_feed_seq
  * feeds n <= K tokens (padding the rest with token 0, whose rows are
  * discarded); prefill goes K tokens per pass; speculative decoding verifies
- * K - 1 draft proposals (plus the pending token) in one pass. */
+ * K - 1 draft proposals (plus the pending token) in one pass.
+ *
+ * A growing-state model (the token input's last dimension is symbolic, as in
+ * a decoder exported with past/present key-value tensors: input_ids
+ * [batch, seq], past [batch, heads, past, dim] -> logits [batch, seq, vocab],
+ * present [batch, heads, past + seq, dim]) takes 1 to HOLO_GEN_MAX_SEQ tokens
+ * per execution without padding; its state is what the last execution
+ * returned, so it grows by the tokens fed. The initial state is empty: a
+ * symbolic dim the token input also has (the batch) is 1, any other 0 (the
+ * past). It cannot rewind: no state row is masked. */
 void holo_causal_model_default(holo_causal_model *m);
 
 typedef struct holo_gen_stats {
@@ -272,6 +285,7 @@ typedef struct holo_gen {
   float *prev_logits;        /* logits before the last execution */
   uint32_t rows_pos, rows_n; /* position of rows[0], rows filled */
   bool prev_have;
+  bool grow; /* growing-state model: the token input's length is symbolic */
 } holo_gen;
 
 /* initial: optional state values, one per contract entry (NULL: zeros of the
