@@ -147,7 +147,8 @@ export function convert(onnxBytes, opts = {}) {
 /** The model's default-domain opset; refuses other domains in use and opsets outside MIN_OPSET..MAX_OPSET. */
 function modelOpset(model) {
   for (const [dom, v] of Object.entries(model.opsets))
-    if (dom !== '' && dom !== 'ai.onnx' && model.graph.nodes.some((n) => n.domain === dom))
+    // com.microsoft: its ops are taken or refused one by one (onnx-ops-msft.js)
+    if (dom !== '' && dom !== 'ai.onnx' && dom !== 'com.microsoft' && model.graph.nodes.some((n) => n.domain === dom))
       throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported`);
   const opset = model.opsets[''] ?? model.opsets['ai.onnx'];
   if (opset === undefined) throw new Error('unsupported model: no default-domain opset_import');

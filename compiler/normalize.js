@@ -7,6 +7,7 @@
 //   (nodes: the graph's nodes in topological order, compiler/toposort.js)
 import { DT, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from './ir.js';
 import { OPS, Unsupported } from './onnx-ops.js';
+import { MSFT_OPS } from './onnx-ops-msft.js';
 import { foldNode } from './rewrites/fold-constants.js';
 import { topoSort } from './toposort.js';
 import { legacyNode } from './onnx-legacy.js';
@@ -191,8 +192,10 @@ function inlineGraph(ir, ctx, state, sub, binds, prefix) {
 /** The op's normalizer, after the checks every op shares (domain, attributes, input 0, output 0, defined inputs). */
 function nodeSpec(ir, n, opset) {
   const where = `${nodeDesc(n)}`;
-  if (n.domain && n.domain !== 'ai.onnx') throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
-  const spec = OPS[n.opType]; // OPS has no prototype: 'constructor' is no op
+  const msft = n.domain === 'com.microsoft';
+  if (n.domain && n.domain !== 'ai.onnx' && !msft) throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
+  if (msft && !MSFT_OPS[n.opType]) throw new Error(`unsupported op 'com.microsoft.${n.opType}' (${where}): not implemented by hologram-exec (of com.microsoft: ${Object.keys(MSFT_OPS).join(', ')})`);
+  const spec = (msft ? MSFT_OPS : OPS)[n.opType]; // no prototype: 'constructor' is no op
   if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
   for (const [k, a] of Object.entries(n.attrs)) {
     if (!spec.attrs.includes(k)) throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is not supported (opset ${opset})`);

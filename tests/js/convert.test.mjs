@@ -197,7 +197,12 @@ test('opsets outside 1..18 and non-default domains are refused', () => {
   const m = onnx.ModelProto.decode(mlp());
   m.graph.node[0].domain = 'com.microsoft';
   m.opsetImport.push({ domain: 'com.microsoft', version: 1 });
-  assert.throws(() => convert(onnx.ModelProto.encode(m).finish()), /domain 'com.microsoft'/);
+  // com.microsoft: the contrib ops onnx-ops-msft.js implements are taken, the rest refused by name
+  assert.throws(() => convert(onnx.ModelProto.encode(m).finish()), /unsupported op 'com\.microsoft\.\w+' .*not implemented by hologram-exec \(of com\.microsoft: MatMulIntegerToFloat/);
+  const k = onnx.ModelProto.decode(mlp());
+  k.graph.node[0].domain = 'ai.onnx.ml';
+  k.opsetImport.push({ domain: 'ai.onnx.ml', version: 1 });
+  assert.throws(() => convert(onnx.ModelProto.encode(k).finish()), /domain 'ai.onnx.ml'/);
 });
 
 test('Identity and Dropout are removed; a consumed Dropout mask is refused', async () => {

@@ -1,0 +1,66 @@
+// The com.microsoft contrib ops the converter takes (onnxruntime's
+// contrib_defs); any other op of that domain is refused by name.
+//   MatMulIntegerToFloat(A, B, a_scale, b_scale, a_zp?, b_zp?, bias?):
+//     MatMulInteger's exact int32 product, then (float)sum * (a_scale *
+//     b_scale) + bias -- onnxruntime's order (its scale/bias processor:
+//     the scales multiplied first, in f32). a_scale a scalar; b_scale and
+//     b_zp a scalar or one per column.
+//   DynamicQuantizeMatMul(A f32, B, b_scale, b_zp?, bias?): A quantized as
+//     DynamicQuantizeLinear does (u8, onnxruntime's range / zero point),
+//     then MatMulIntegerToFloat.
+//   QuantizeLinear / DequantizeLinear: the standard ops' lowering
+//     (onnx-ops-quant.js; the contrib versions take the same axis).
+import { A, DT, Unsupported } from './ir.js';
+import { QUANT_OPS } from './onnx-ops-quant.js';
+
+const OPS = Object.create(null);
+const INT8 = new Set([DT.u8, DT.i8]);
+
+function checkScales(ctx, as, bs) {
+  for (const [v, what] of [[as, 'a_scale'], [bs, 'b_scale']])
+    if (ctx.value(v).dtype !== DT.f32) throw new Unsupported(`${what} must be float32 (float16 scales are not supported)`);
+  const s = ctx.shape(as);
+  if (!s || s.reduce((a, d) => a * d, 1) !== 1) throw new Unsupported('a_scale must be a scalar (per-row A scales are not supported)');
+  const b = ctx.shape(bs);
+  if (!b || b.length > 1) throw new Unsupported('b_scale must be a scalar or 1-D (one per column)');
+}
+
+/** y = (float)MatMulInteger(a, b, za, zb) * (as * bs) (+ bias). */
+function intToFloat(ctx, o, [a, b, as, bs, za, zb, bias]) {
+  if (!INT8.has(ctx.value(a).dtype) || !INT8.has(ctx.value(b).dtype)) throw new Unsupported('A and B must be uint8 or int8');
+  checkScales(ctx, as, bs);
+  const e = (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
+  const acc = e('MatMulInteger', [a, b, za || '', zb || '']);
+  const y = e('Mul', [e('Cast', [acc], { to: A.int(DT.f32) }), e('Mul', [as, bs])], {}, bias ? undefined : o);
+  if (bias) {
+    if (ctx.value(bias).dtype !== DT.f32) throw new Unsupported('bias must be float32');
+    e('Add', [y, bias], {}, o);
+  }
+}
+
+OPS.MatMulIntegerToFloat = {
+  attrs: [],
+  norm(ctx, n) {
+    const [a, b, as, bs, za, zb, bias] = n.inputs;
+    if (!b || !as || !bs) throw new Unsupported('A, B, a_scale and b_scale are required');
+    intToFloat(ctx, n.outputs[0], [a, b, as, bs, za, zb, bias]);
+  },
+};
+
+OPS.DynamicQuantizeMatMul = {
+  attrs: [],
+  norm(ctx, n) {
+    const [a, b, bs, zb, bias] = n.inputs;
+    if (!b || !bs) throw new Unsupported('A, B and b_scale are required');
+    if (ctx.value(a).dtype !== DT.f32) throw new Unsupported('A must be float32');
+    const o = n.outputs[0];
+    const q = [ctx.tmp(`${o}_aq`), ctx.tmp(`${o}_as`), ctx.tmp(`${o}_az`)];
+    QUANT_OPS.DynamicQuantizeLinear.norm(ctx, { ...n, opType: 'DynamicQuantizeLinear', inputs: [a], outputs: q });
+    intToFloat(ctx, o, [q[0], b, q[1], bs, q[2], zb, bias]);
+  },
+};
+
+OPS.QuantizeLinear = { attrs: ['axis'], norm: QUANT_OPS.QuantizeLinear.norm };
+OPS.DequantizeLinear = { attrs: ['axis'], norm: QUANT_OPS.DequantizeLinear.norm };
+
+export const MSFT_OPS = OPS;
