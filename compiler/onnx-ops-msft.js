@@ -10,7 +10,12 @@
 //     then MatMulIntegerToFloat.
 //   QuantizeLinear / DequantizeLinear: the standard ops' lowering
 //     (onnx-ops-quant.js; the contrib versions take the same axis).
-import { A, DT, Unsupported } from './ir.js';
+//   QLinearLeakyRelu / QLinearSigmoid(X, X_scale, X_zp?, Y_scale, Y_zp?):
+//     DequantizeLinear, the float op, QuantizeLinear -- per element what
+//     onnxruntime's 256-entry table holds (it fills the table the same way:
+//     dequantize, the op, quantize with a true division and nearbyint); the
+//     output has X's dtype (a Y_zp of 0 when absent).
+import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 
 const OPS = Object.create(null);
@@ -62,5 +67,27 @@ OPS.DynamicQuantizeMatMul = {
 
 OPS.QuantizeLinear = { attrs: ['axis'], norm: QUANT_OPS.QuantizeLinear.norm };
 OPS.DequantizeLinear = { attrs: ['axis'], norm: QUANT_OPS.DequantizeLinear.norm };
+
+/** Dequantize, `op`, quantize: the QLinear elementwise ops. */
+function viaFloat(op, opAttrs) {
+  return (ctx, n) => {
+    const [x, xs, xz, ys, yz] = n.inputs;
+    if (!xs || !ys) throw new Unsupported('X_scale and Y_scale are required');
+    const xdt = ctx.value(x).dtype;
+    if (!INT8.has(xdt)) throw new Unsupported('X must be uint8 or int8');
+    for (const [v, what] of [[xs, 'X_scale'], [ys, 'Y_scale']]) {
+      const sh = ctx.shape(v);
+      if (!sh || sh.reduce((a, d) => a * d, 1) !== 1) throw new Unsupported(`${what} must be a scalar`);
+    }
+    const o = n.outputs[0], f = ctx.tmp(`${o}_x`), g = ctx.tmp(`${o}_f`);
+    const node = (ins, outs) => ({ ...n, inputs: ins, outputs: outs, attrs: {} });
+    QUANT_OPS.DequantizeLinear.norm(ctx, node([x, xs, xz || ''], [f]));
+    ctx.emit(op, [f], [g], opAttrs(n));
+    QUANT_OPS.QuantizeLinear.norm(ctx, node([g, ys, yz || ctx.constScalar(`${o}_yz`, xdt, 0)], [o]));
+  };
+}
+
+OPS.QLinearLeakyRelu = { attrs: ['alpha'], norm: viaFloat('LeakyRelu', (n) => ({ alpha: A.float(attr(n, 'alpha', 0.01)) })) };
+OPS.QLinearSigmoid = { attrs: [], norm: viaFloat('Sigmoid', () => ({})) };
 
 export const MSFT_OPS = OPS;

@@ -14,11 +14,11 @@ import ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
-import { OnnxBuilder, FLOAT } from './onnx-build.mjs';
+import { OnnxBuilder, FLOAT, F } from './onnx-build.mjs';
 
 const { onnx } = onnxProto;
 const U8 = 2, I8 = 3;
-const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear']);
+const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid']);
 const rt = await init();
 const numel = (s) => s.reduce((a, d) => a * d, 1);
 let seed = 7;
@@ -169,6 +169,37 @@ test('com.microsoft QuantizeLinear / DequantizeLinear: per-tensor and per-axis, 
     } finally {
       h.dispose();
     }
+  }
+});
+
+// every one of the 256 input values, so the whole of onnxruntime's table is compared
+test('QLinearLeakyRelu / QLinearSigmoid: u8/i8, all 256 inputs, Y_zero_point absent: exact vs onnxruntime', async () => {
+  const cfgs = [
+    ['QLinearLeakyRelu', U8, 0.05, 120, 0.03, 20, { alpha: F(0.1) }],
+    ['QLinearLeakyRelu', I8, 0.02, -5, 0.011, null, {}],
+    ['QLinearSigmoid', U8, 0.05, 128, 1 / 256, 0, {}],
+    ['QLinearSigmoid', I8, 0.1, 3, 1 / 200, -100, {}],
+    ['QLinearSigmoid', U8, 0.031, 90, 0.0041, null, {}],
+  ];
+  for (const [op, dt, xs, xz, ys, yz, attrs] of cfgs) {
+    // onnxruntime aborts (a failed assertion) on an absent Y_zero_point: it is given an explicit 0
+    const model = (withZ) => {
+      const b = new OnnxBuilder(13);
+      b.input('x', dt, [2, 128]).init('xs', FLOAT, [], [f32(xs)]).init('xz', dt, [], [xz]).init('ys', FLOAT, [], [f32(ys)]);
+      const ins = ['x', 'xs', 'xz', 'ys'];
+      if (withZ) { b.init('yz', dt, [], [yz ?? 0]); ins.push('yz'); }
+      b.node(op, ins, ['y'], attrs).output('y', dt, null);
+      return msft(b);
+    };
+    const bytes = model(yz !== null);
+    const all = dt === U8 ? Uint8Array.from({ length: 256 }, (_, i) => i) : Int8Array.from({ length: 256 }, (_, i) => i - 128);
+    const feeds = { x: [dt, all, [2, 128]] };
+    const want = await ortRun(model(true), feeds);
+    const got = runHolo(bytes, feeds);
+    const what = `${op} ${JSON.stringify([dt, xs, xz, ys, yz])}`;
+    assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
+    const off = [...got.data].map((v, i) => [i, v, want.data[i]]).filter(([, v, w]) => v !== w);
+    assert.equal(off, [], `${what}: values`);
   }
 });
 
