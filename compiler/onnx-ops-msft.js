@@ -15,6 +15,11 @@
 //     onnxruntime's 256-entry table holds (it fills the table the same way:
 //     dequantize, the op, quantize with a true division and nearbyint); the
 //     output has X's dtype (a Y_zp of 0 when absent).
+//   QLinearGlobalAveragePool(X, x_scale, x_zp, y_scale, y_zp): onnxruntime's
+//     int32 sum of x - x_zp over the image, requantized by scale = x_scale /
+//     (y_scale * (float)image_size) (its order) as QLinearConv's sums are:
+//     rne((float)sum * scale) + y_zp, saturated. Here the sum runs in f32,
+//     exact while image_size * 255 < 2^24 (a larger image is refused).
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 
@@ -89,5 +94,38 @@ function viaFloat(op, opAttrs) {
 
 OPS.QLinearLeakyRelu = { attrs: ['alpha'], norm: viaFloat('LeakyRelu', (n) => ({ alpha: A.float(attr(n, 'alpha', 0.01)) })) };
 OPS.QLinearSigmoid = { attrs: [], norm: viaFloat('Sigmoid', () => ({})) };
+
+OPS.QLinearGlobalAveragePool = {
+  attrs: ['channels_last'],
+  norm(ctx, n) {
+    const [x, xs, xz, ys, yz] = n.inputs;
+    if (!xs || !ys) throw new Unsupported('x_scale and y_scale are required');
+    const xdt = ctx.value(x).dtype, sh = ctx.shape(x);
+    if (!INT8.has(xdt)) throw new Unsupported('X must be uint8 or int8');
+    if (!sh || sh.length < 3) throw new Unsupported('X needs a known rank of 3 or more');
+    const last = attr(n, 'channels_last', 0) !== 0;
+    const axes = sh.map((_, i) => i).filter((i) => (last ? i >= 1 && i < sh.length - 1 : i >= 2));
+    const dims = axes.map((i) => sh[i]);
+    if (!dims.every((d) => typeof d === 'number')) throw new Unsupported('the spatial dims must be known at convert time');
+    const size = dims.reduce((a, d) => a * d, 1);
+    if (size * 255 >= 2 ** 24) throw new Unsupported(`an image of ${size} elements is beyond the exact f32 sum (< 65794)`);
+    for (const [v, what] of [[xs, 'x_scale'], [ys, 'y_scale']]) {
+      const vs = ctx.shape(v);
+      if (ctx.value(v).dtype !== DT.f32 || !vs || vs.reduce((a, d) => a * d, 1) !== 1) throw new Unsupported(`${what} must be a float32 scalar`);
+    }
+    const o = n.outputs[0];
+    const e = (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
+    const f = (v) => e('Cast', [v], { to: A.int(DT.f32) });
+    let d = f(x);
+    if (xz) d = e('Sub', [d, f(xz)]);
+    const sum = e('ReduceSum', [d, ctx.constI64(`${o}_axes`, axes)], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) });
+    const scale = e('Div', [xs, e('Mul', [ys, ctx.constScalar(`${o}_n`, DT.f32, size)])]);
+    const ydt = yz ? ctx.value(yz).dtype : xdt;
+    if (!INT8.has(ydt)) throw new Unsupported('y_zero_point must be uint8 or int8');
+    let q = e('Round', [e('Mul', [sum, scale])]);
+    if (yz) q = e('Add', [q, f(yz)]);
+    e('Cast', [q], { to: A.int(ydt) }, o);
+  },
+};
 
 export const MSFT_OPS = OPS;

@@ -18,7 +18,7 @@ import { OnnxBuilder, FLOAT, F } from './onnx-build.mjs';
 
 const { onnx } = onnxProto;
 const U8 = 2, I8 = 3;
-const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid']);
+const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid', 'QLinearGlobalAveragePool']);
 const rt = await init();
 const numel = (s) => s.reduce((a, d) => a * d, 1);
 let seed = 7;
@@ -200,6 +200,28 @@ test('QLinearLeakyRelu / QLinearSigmoid: u8/i8, all 256 inputs, Y_zero_point abs
     assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
     const off = [...got.data].map((v, i) => [i, v, want.data[i]]).filter(([, v, w]) => v !== w);
     assert.equal(off, [], `${what}: values`);
+  }
+});
+
+test('QLinearGlobalAveragePool: u8/i8, NCHW and channels_last, 1-D and 2-D images: exact vs onnxruntime', async () => {
+  const cfgs = [
+    [U8, [2, 5, 7, 9], 0, 0.05, 117, 0.02, 130],
+    [I8, [1, 16, 4, 4], 0, 0.1, -3, 0.03, 5],
+    [U8, [3, 6, 11], 0, 0.07, 0, 0.01, 0],
+    [U8, [2, 8, 8, 12], 1, 0.02, 128, 0.004, 100],
+    [I8, [1, 3, 33, 31], 0, 0.5, 10, 0.05, -120],
+  ];
+  for (const [dt, xs, last, sx, zx, sy, zy] of cfgs) {
+    const b = new OnnxBuilder(13);
+    b.input('x', dt, xs).init('xs', FLOAT, [], [f32(sx)]).init('xz', dt, [], [zx]).init('ys', FLOAT, [], [f32(sy)]).init('yz', dt, [], [zy]);
+    b.node('QLinearGlobalAveragePool', ['x', 'xs', 'xz', 'ys', 'yz'], ['y'], { channels_last: last }).output('y', dt, null);
+    const bytes = msft(b);
+    const feeds = { x: [dt, ints(dt, numel(xs)), xs] };
+    const want = await ortRun(bytes, feeds);
+    const got = runHolo(bytes, feeds);
+    const what = `QLinearGlobalAveragePool ${JSON.stringify([dt, xs, last, sx, zx, sy, zy])}`;
+    assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
+    assert.equal([...got.data], [...want.data], `${what}: values`);
   }
 });
 
