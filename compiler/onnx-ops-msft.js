@@ -20,6 +20,10 @@
 //     (y_scale * (float)image_size) (its order) as QLinearConv's sums are:
 //     rne((float)sum * scale) + y_zp, saturated. Here the sum runs in f32,
 //     exact while image_size * 255 < 2^24 (a larger image is refused).
+//   QLinearConcat(Y_scale, Y_zp, (X, X_scale, X_zp)...): each input
+//     DequantizeLinear then QuantizeLinear to Y's scale and zero point (per
+//     element what onnxruntime's per-input table holds; its copy when the
+//     parameters agree is the same bytes), then Concat.
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 
@@ -125,6 +129,33 @@ OPS.QLinearGlobalAveragePool = {
     let q = e('Round', [e('Mul', [sum, scale])]);
     if (yz) q = e('Add', [q, f(yz)]);
     e('Cast', [q], { to: A.int(ydt) }, o);
+  },
+};
+
+OPS.QLinearConcat = {
+  attrs: ['axis'],
+  norm(ctx, n) {
+    const [ys, yz, ...rest] = n.inputs;
+    if (!ys || !yz || rest.length === 0 || rest.length % 3 !== 0) throw new Unsupported('expects Y_scale, Y_zero_point, then (X, X_scale, X_zero_point) triples');
+    if (n.attrs.axis === undefined) throw new Unsupported(`required attribute 'axis' is missing`);
+    const ydt = ctx.value(yz).dtype;
+    if (!INT8.has(ydt)) throw new Unsupported('Y_zero_point must be uint8 or int8');
+    const o = n.outputs[0], parts = [];
+    const node = (ins, outs) => ({ ...n, inputs: ins, outputs: outs, attrs: {} });
+    for (let k = 0; k < rest.length; k += 3) {
+      const [x, xs, xz] = rest.slice(k, k + 3);
+      if (!x || !xs || !xz) throw new Unsupported(`input triple ${k / 3} is incomplete`);
+      if (ctx.value(x).dtype !== ydt) throw new Unsupported(`input ${k / 3} has another dtype than Y_zero_point`);
+      for (const v of [xs, ys]) {
+        const vs = ctx.shape(v);
+        if (ctx.value(v).dtype !== DT.f32 || !vs || vs.reduce((a, d) => a * d, 1) !== 1) throw new Unsupported('the scales must be float32 scalars');
+      }
+      const f = ctx.tmp(`${o}_d${k / 3}`), q = ctx.tmp(`${o}_q${k / 3}`);
+      QUANT_OPS.DequantizeLinear.norm(ctx, node([x, xs, xz], [f]));
+      QUANT_OPS.QuantizeLinear.norm(ctx, node([f, ys, yz], [q]));
+      parts.push(q);
+    }
+    ctx.emit('Concat', parts, [o], { axis: A.int(attr(n, 'axis', 0)) });
   },
 };
 

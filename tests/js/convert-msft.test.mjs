@@ -18,7 +18,7 @@ import { OnnxBuilder, FLOAT, F } from './onnx-build.mjs';
 
 const { onnx } = onnxProto;
 const U8 = 2, I8 = 3;
-const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid', 'QLinearGlobalAveragePool']);
+const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid', 'QLinearGlobalAveragePool', 'QLinearConcat']);
 const rt = await init();
 const numel = (s) => s.reduce((a, d) => a * d, 1);
 let seed = 7;
@@ -220,6 +220,31 @@ test('QLinearGlobalAveragePool: u8/i8, NCHW and channels_last, 1-D and 2-D image
     const want = await ortRun(bytes, feeds);
     const got = runHolo(bytes, feeds);
     const what = `QLinearGlobalAveragePool ${JSON.stringify([dt, xs, last, sx, zx, sy, zy])}`;
+    assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
+    assert.equal([...got.data], [...want.data], `${what}: values`);
+  }
+});
+
+test('QLinearConcat: u8/i8, inputs with their own and with Y\'s parameters, axes: exact vs onnxruntime', async () => {
+  const cfgs = [
+    [U8, 1, [[2, 3, 4], [2, 5, 4], [2, 1, 4]], [[0.05, 120], [0.02, 128], [0.1, 3]]],
+    [I8, 0, [[1, 6], [3, 6]], [[0.04, -2], [0.04, -2]]],
+    [I8, -1, [[2, 2, 3], [2, 2, 7]], [[0.3, 10], [0.01, -100]]],
+  ];
+  for (const [dt, axis, shapes, params] of cfgs) {
+    const b = new OnnxBuilder(13);
+    b.init('ys', FLOAT, [], [f32(0.04)]).init('yz', dt, [], [dt === U8 ? 127 : -2]);
+    const ins = ['ys', 'yz'], feeds = {};
+    shapes.forEach((sh, k) => {
+      b.input(`x${k}`, dt, sh).init(`s${k}`, FLOAT, [], [f32(params[k][0])]).init(`z${k}`, dt, [], [params[k][1]]);
+      ins.push(`x${k}`, `s${k}`, `z${k}`);
+      feeds[`x${k}`] = [dt, ints(dt, numel(sh)), sh];
+    });
+    b.node('QLinearConcat', ins, ['y'], { axis }).output('y', dt, null);
+    const bytes = msft(b);
+    const want = await ortRun(bytes, feeds);
+    const got = runHolo(bytes, feeds);
+    const what = `QLinearConcat ${JSON.stringify([dt, axis, shapes, params])}`;
     assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
     assert.equal([...got.data], [...want.data], `${what}: values`);
   }
