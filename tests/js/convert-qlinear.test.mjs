@@ -18,7 +18,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
 import { convert } from '../../compiler/convert.js';
-import { init } from '../../bindings-js/index.js';
+import { init, load } from '../../bindings-js/index.js';
 import { OnnxBuilder, FLOAT, INT32 } from './onnx-build.mjs';
 
 const U8 = 2, I8 = 3;
@@ -147,6 +147,24 @@ test('QLinearConv: u8/i8, per-channel w, bias, windows, groups, 1-D: exact vs on
     total += o.n; sat += o.sat;
   }
   assert.ok(sat > 0 && sat < total, `some outputs saturate (${sat}/${total})`);
+});
+
+test('determinism: the scalar core and 2 threads give the simd128 bytes (QLinearConv over several tasks, QLinearMatMul)', async () => {
+  const scalar = await init(undefined, { variant: 'scalar' });
+  const cs = [
+    ['QLinearConv', { tx: U8, tw: I8, ty: U8, xs: [2, 8, 23, 19], ws: [12, 4, 3, 3], per: true, wconst: true, bias: true, attrs: { group: 2, pads: [1, 1, 1, 1] } }, 12],
+    ['QLinearMatMul', { tx: I8, tw: U8, ty: I8, xs: [3, 37, 45], ws: [45, 29], per: true, wconst: true }, 29],
+  ];
+  for (const [op, c, per] of cs) {
+    const p = draw(c, per);
+    const q = qmodel(c, op, p, [per], c.attrs ?? {});
+    const holo = convert(q.bytes).holo;
+    const feeds = Object.fromEntries(Object.entries(q.feeds).map(([k, [, data, shape]]) => [k, { data, shape }]));
+    const run = (h) => { try { return Buffer.from(h.run(feeds).y.data).toString('hex'); } finally { h.dispose(); } };
+    const want = run(rt.load(holo));
+    assert.equal(run(scalar.load(holo)), want, `${op}: scalar = simd128`);
+    assert.equal(run(await load(holo, { threads: 2 })), want, `${op}: 2 threads = 1 thread`);
+  }
 });
 
 test('QLinear: refusals name the op and the input', () => {
