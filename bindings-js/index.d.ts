@@ -60,6 +60,12 @@ export interface Counters {
   evictions: number;
   peakLiveBytes: number;
   peakResidentBytes: number;
+  /** Constants read by range (weightBudget): reads, evictions (packed forms too), bytes read, peak resident constant + packed bytes, time reading and verifying (ns). */
+  weightFetches: number;
+  weightEvictions: number;
+  weightBytesFetched: number;
+  weightPeakBytes: number;
+  weightStallNs: number;
 }
 
 /** A host key-value store, synchronous, keyed by κ-label. Records are opaque bytes. */
@@ -120,6 +126,13 @@ export interface LoadOptions {
    * and other isolates).
    */
   memoryBudget?: number | bigint;
+  /**
+   * Read constants by range as nodes need them, verified against their
+   * labels, at most this many bytes of them (and their packed forms)
+   * resident, least recently used evicted (0: never evicted). Absent with
+   * bytes: every constant pinned in wasm memory. Always so for a source.
+   */
+  weightBudget?: number | bigint;
   /** Bytes of dead values kept as a cache (absent: the environment's default; Infinity: all the budget allows). */
   retainBytes?: number | bigint;
   /** The graph memo's records (rounded down to a power of two, 8 to 16384; 0 or absent: the environment's default). */
@@ -160,6 +173,11 @@ export interface LoadOptions {
 
 /** Archive or module bytes: any typed array or DataView, or an (Shared)ArrayBuffer. */
 export type Bytes = ArrayBufferView | ArrayBufferLike;
+/** An archive read by range (load with weightBudget): read fills dst with the bytes from offset, or throws. */
+export interface ArchiveSource {
+  size: number;
+  read(dst: Uint8Array, offset: number): void;
+}
 
 export type WasmSource = WebAssembly.Module | Bytes | URL | string | Response;
 
@@ -197,7 +215,7 @@ export interface RefineReport {
 }
 
 export type ErrorCode =
-  | 'ARG' | 'FORMAT' | 'UNSUPPORTED' | 'INPUT' | 'MEMORY' | 'BUDGET' | 'STORE' | 'KERNEL' | 'STATE' | 'LIMIT'
+  | 'ARG' | 'FORMAT' | 'UNSUPPORTED' | 'INPUT' | 'MEMORY' | 'BUDGET' | 'STORE' | 'KERNEL' | 'STATE' | 'LIMIT' | 'IO'
   | 'DISPOSED' | 'TRAP' | 'ABI' | 'UNKNOWN'
   /** A thread pool worker died inside a task during the call (threaded module): its task was re-run
    * by the calling thread, the call's results are not returned, the session stays usable. */
@@ -307,13 +325,13 @@ export declare class Runtime {
   readonly memoryBytes: number;
   /** The heap in bytes: in allocated blocks, their peak, taken from memory.grow, in free lists, and the growth limit (0: none). */
   readonly heapStats: { used: number; peak: number; grown: number; free: number; limit: number };
-  load(holoBytes: Bytes, options?: Omit<LoadOptions, 'wasm' | 'variant' | 'hostHash'>): Session;
+  load(holoBytes: Bytes | ArchiveSource, options?: Omit<LoadOptions, 'wasm' | 'variant' | 'hostHash'>): Session;
 }
 
 export declare function init(wasm?: WasmSource | null, options?: { variant?: Variant; threads?: number; hostHash?: boolean }): Promise<Runtime>;
 
 /** Instantiates a fresh module instance and loads the archive into it. */
-export declare function load(holoBytes: Bytes, options?: LoadOptions): Promise<Session>;
+export declare function load(holoBytes: Bytes | ArchiveSource | { fd: number }, options?: LoadOptions): Promise<Session>;
 
 export interface SamplerOptions {
   kind?: 'greedy' | 'default' | 'mirostat';

@@ -21,6 +21,7 @@ typedef struct sect {
   const uint8_t *p;
   uint64_t len;
   bool present;
+  uint64_t off; /* from the start of the file */
 } sect;
 
 enum { S_STRS, S_SYMS, S_VALS, S_CONS, S_DATA, S_ATTR, S_NODE, S_IOIX, S_PORT, S_META, S_STAT, S_GRPH, S_COUNT };
@@ -29,7 +30,8 @@ static const char SECT_IDS[S_COUNT][5] = {"STRS", "SYMS", "VALS", "CONS", "DATA"
 
 typedef struct reader {
   const uint8_t *base;
-  size_t len;
+  size_t len;  /* the archive's length (file_size) */
+  size_t have; /* bytes of it at base: len, or a sourced load's head (all before DATA) */
   const holo_allocator *a;
   holo_error *err;
   sect s[S_COUNT];
@@ -77,7 +79,7 @@ static holo_status table(reader *r, int id, uint32_t recsize, uint32_t max, uint
 
 static holo_status header(reader *r) {
   static const uint8_t magic[8] = {0x89, 'H', 'O', 'L', 'O', 0x0D, 0x0A, 0x1A};
-  if (r->len < 32) FAIL("archive truncated: %zu bytes, the header alone is 32", r->len);
+  if (r->len < 32 || r->have < 32) FAIL("archive truncated: %zu bytes, the header alone is 32", r->len);
   for (int i = 0; i < 8; i++)
     if (r->base[i] != magic[i]) FAIL("bad magic: not a .holo archive");
   uint32_t major = (uint32_t)r->base[8] | (uint32_t)r->base[9] << 8;
@@ -91,6 +93,7 @@ static holo_status header(reader *r) {
   if (nsec == 0 || nsec > MAX_SECTIONS) FAIL("section_count %u outside 1..%u", nsec, MAX_SECTIONS);
   uint64_t table_end = 32 + (uint64_t)nsec * 24;
   if (table_end > r->len) FAIL("section table (%u entries) runs past the end of the archive", nsec);
+  if (table_end > r->have) FAIL("section table (%u entries) runs past the %zu bytes read", nsec, r->have);
 
   uint64_t offs[MAX_SECTIONS], lens[MAX_SECTIONS];
   for (uint32_t i = 0; i < nsec; i++) {
@@ -119,7 +122,11 @@ static holo_status header(reader *r) {
     }
     if (r->s[known].present) FAIL("duplicate section %s", id);
     if (known == S_DATA && off % 64) FAIL("DATA section misaligned: offset %llu is not a multiple of 64", (unsigned long long)off);
-    r->s[known] = (sect){r->base + off, len, true};
+    /* A sourced load reads the head only: DATA's bytes are fetched by range. */
+    bool here = off + len <= r->have;
+    if (!here && known != S_DATA)
+      FAIL("section %s lies past the %zu bytes read before DATA", id, r->have);
+    r->s[known] = (sect){here ? r->base + off : 0, len, true, off};
   }
   static const int needed[] = {S_STRS, S_VALS, S_NODE, S_IOIX, S_PORT};
   for (unsigned i = 0; i < sizeof needed / sizeof needed[0]; i++)
@@ -207,7 +214,8 @@ static holo_status constants(reader *r, holo_archive *ar) {
       FAIL("constant %u: bytes [%llu, +%llu) out of DATA bounds (%llu)", i, (unsigned long long)off,
            (unsigned long long)len, (unsigned long long)r->s[S_DATA].len);
     }
-    ar->consts[i].data = r->s[S_DATA].p + off;
+    ar->consts[i].data = r->s[S_DATA].p ? r->s[S_DATA].p + off : 0;
+    ar->consts[i].off = r->s[S_DATA].off + off;
     ar->consts[i].len = (size_t)len;
     holo_memcpy(ar->consts[i].digest.b, p + 16, 32);
   }
@@ -402,9 +410,15 @@ void holo_archive_release(holo_archive *ar, const holo_allocator *a) {
 
 holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allocator *a,
                                holo_archive *ar, holo_error *err) {
+  return holo_archive_parse_head(bytes, len, len, a, ar, err);
+}
+
+holo_status holo_archive_parse_head(const uint8_t *bytes, size_t have, size_t len, const holo_allocator *a,
+                                    holo_archive *ar, holo_error *err) {
   holo_memset(ar, 0, sizeof *ar);
   if (!bytes || !a) return holo_err(err, HOLO_ERR_ARG, "archive bytes or allocator is NULL");
-  reader rd = {bytes, len, a, err, {{0, 0, false}}};
+  if (have > len) return holo_err(err, HOLO_ERR_ARG, "archive head (%zu bytes) longer than the archive", have);
+  reader rd = {bytes, len, have, a, err, {{0, 0, false, 0}}};
   reader *r = &rd;
   ar->base = bytes;
   ar->len = len;

@@ -24,7 +24,8 @@ typedef struct holo_ar_value {
 } holo_ar_value;
 
 typedef struct holo_ar_const {
-  const uint8_t *data;
+  const uint8_t *data; /* NULL in a sourced load: read from off by range */
+  uint64_t off;        /* from the start of the file */
   size_t len;
   holo_digest digest;
 } holo_ar_const;
@@ -73,6 +74,11 @@ uint32_t holo_archive_value_graph(const holo_archive *ar, uint32_t v);
 
 holo_status holo_archive_parse(const uint8_t *bytes, size_t len, const holo_allocator *a,
                                holo_archive *ar, holo_error *err);
+/* The same over the first `have` bytes of a `len`-byte archive: every
+ * section but DATA must lie in them (a sourced load, whose constants are
+ * read by range). */
+holo_status holo_archive_parse_head(const uint8_t *head, size_t have, size_t len, const holo_allocator *a,
+                                    holo_archive *ar, holo_error *err);
 void holo_archive_release(holo_archive *ar, const holo_allocator *a);
 
 #endif

@@ -30,6 +30,8 @@ typedef struct holo_entry {
   uint32_t live; /* slots of the current execution still needing it */
   bool pinned;
   bool demoted;   /* retired intermediate, at the evict-first end */
+  bool sourced;   /* a constant read from a source (session-weights.c): pinned,
+                     not in the table, its live count keeps it from eviction */
   uint64_t dbytes; /* what it added to demoted_bytes when demoted */
   uint64_t stamp; /* execution number that last touched it */
   struct holo_entry *prev, *next; /* LRU list of transient entries */

@@ -140,14 +140,17 @@ static holo_status run_if(holo_session *s, uint32_t i, holo_error *err) {
   if (st) return st;
   uint32_t g = n->first_graph + (cond ? 0 : 1);
   st = holo__s_run_graph(s, g, err);
-  if (!st)
-    for (uint32_t k = 0; k < n->n_out; k++)
+  for (uint32_t k = 0; k < n->n_out && !st; k++)
+    if (!(st = holo__s_weights_need(s, s->ar.graphs[g].out[k], err)))
       holo__s_bind(s, n->out[k], s->slot[s->ar.graphs[g].out[k]]);
   holo__s_release_graph(s, g);
   return st;
 }
 
 holo_status holo__s_run_control(holo_session *s, uint32_t i, holo_error *err) {
-  if (s->control[i] == HOLO_CTL_IF) return run_if(s, i, err);
-  return holo__s_run_loop(s, i, err);
+  holo_status st = holo__s_weights_acquire(s, i, err);
+  if (st) return st;
+  st = s->control[i] == HOLO_CTL_IF ? run_if(s, i, err) : holo__s_run_loop(s, i, err);
+  holo__s_weights_release(s, i);
+  return st;
 }

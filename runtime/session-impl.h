@@ -11,6 +11,25 @@
 #include "session-internal.h"
 #include "warm.h"
 
+/* A resident constant or packed form under the weight budget. */
+typedef struct holo_witem {
+  struct holo_witem *prev, *next; /* LRU: head = least recently used */
+  uint64_t bytes;
+  uint32_t busy; /* nodes running with it (acquired, not yet released) */
+  bool resident;
+} holo_witem;
+
+typedef struct holo_weights {
+  uint64_t budget, bytes, peak; /* budget 0: never evict */
+  holo_witem *items;            /* n_consts constants, then one per pack slot */
+  holo_entry *entries;          /* per constant: its entry while resident */
+  uint32_t *cons_value;         /* per constant: its value */
+  uint32_t *pack_node;          /* per pack slot: its node */
+  holo_witem *head, *tail;
+  uint32_t n_consts;
+  uint64_t fetches, evictions, fetched, stall_ns;
+} holo_weights;
+
 struct holo_session {
   holo_allocator a;
   const holo_backend *be;
@@ -47,6 +66,12 @@ struct holo_session {
   const void **packed;  /* per slot (a node's inputs): the packed form or NULL */
   holo_buf **pack_bufs; /* per slot: its buffer, pinned, counted as resident */
   uint32_t n_pack_slots;
+
+  /* constants read by range under a budget (session-weights.c); src.read
+   * NULL: every constant pinned in place for the session */
+  holo_source src;
+  uint8_t *head; /* a sourced load's copy of the archive before DATA */
+  holo_weights w;
 };
 
 #define NODE_FMT "node %u (%.*s %.*s)"
@@ -106,6 +131,44 @@ holo_status holo__s_plan_packs(holo_session *s, holo_error *err);
  * half-made: the next execution asks the kernel again. */
 holo_status holo__s_packed(holo_session *s, uint32_t i, const void *const **out, holo_error *err);
 void holo__s_free_packs(holo_session *s);
+
+/* session-load.c: the parts of a load shared with session-source.c. */
+holo_status holo__s_new(const holo_backend *backend, const holo_options *options, holo_session **out,
+                        holo_error *err);
+/* Everything after the archive is parsed and labelled: arena, memo, tables, plan, cone. */
+holo_status holo__s_load_parsed(holo_session *s, const holo_options *options, holo_error *err);
+void holo__s_archive_label_begin(holo_sha256 *c);
+void holo__s_archive_label_end(holo_session *s, holo_sha256 *c, uint64_t len);
+
+/* session-weights.c: constants read by range under the weight budget.
+ * acquire makes node i's constant inputs (and its packed forms already
+ * made) resident and keeps them so until release; a constant larger than
+ * the budget, or a node whose constants together exceed it, is
+ * HOLO_ERR_BUDGET; a read failure HOLO_ERR_IO; bytes that do not match the
+ * label HOLO_ERR_FORMAT. All are no-ops for a session without a source. */
+holo_status holo__s_weights_init(holo_session *s, holo_error *err);
+holo_status holo__s_weights_acquire(holo_session *s, uint32_t i, holo_error *err);
+void holo__s_weights_release(holo_session *s, uint32_t i);
+/* Makes room for a packed form of `bytes` (false: it does not fit now). */
+bool holo__s_weights_room(holo_session *s, uint64_t bytes);
+/* Registers pack slot `slot` (just made, `bytes`) as resident and busy. */
+void holo__s_weights_add_pack(holo_session *s, uint32_t slot, uint64_t bytes);
+/* Pack slot `slot` was dropped (a failed packing, the session's end). */
+void holo__s_weights_forget_pack(holo_session *s, uint32_t slot);
+void holo__s_weights_free(holo_session *s);
+/* Reads and verifies every constant (holo_session_verify_constants). */
+holo_status holo__s_weights_verify(holo_session *s, holo_error *err);
+/* The label of value v bound in this execution; a constant's from its
+ * archive record (a sourced session reads it only when a node computes). */
+static inline const holo_digest *holo__s_label_of(const holo_session *s, uint32_t v) {
+  const holo_ar_value *val = &s->ar.values[v];
+  return val->kind == HOLO_VK_CONST ? &s->ar.consts[val->aux].digest : &s->slot[v]->d;
+}
+/* Makes value v resident if it is a constant (a graph output that is an
+ * archive constant), held until the walk ends; a no-op otherwise. */
+holo_status holo__s_weights_need(holo_session *s, uint32_t v, holo_error *err);
+/* Whether slot holds entries that need a live count (transient or sourced). */
+static inline bool holo__s_counted(const holo_entry *e) { return !e->pinned || e->sourced; }
 
 /* session-inputs.c: validating and labelling what an execution is given. */
 holo_status holo__s_bind_symbols(holo_session *s, const holo_ar_value *val, const int64_t *shape,

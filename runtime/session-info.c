@@ -13,7 +13,8 @@ const char *holo_status_name(holo_status st) {
                                 "warm store",
                                 "kernel",
                                 "state contract",
-                                "limit"};
+                                "limit",
+                                "source read"};
   return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "unknown";
 }
 
@@ -73,6 +74,11 @@ void holo_session_counters(const holo_session *s, holo_counters *c) {
   c->evictions = s->arena.evictions;
   c->peak_live_bytes = s->arena.peak_live;
   c->peak_resident_bytes = s->arena.peak_resident;
+  c->weight_fetches = s->w.fetches;
+  c->weight_evictions = s->w.evictions;
+  c->weight_bytes_fetched = s->w.fetched;
+  c->weight_peak_bytes = s->w.peak;
+  c->weight_stall_ns = s->w.stall_ns;
 }
 
 static holo_status port_info(const holo_session *s, uint32_t v, holo_port_info *info) {

@@ -46,8 +46,8 @@ void holo__s_computed_digest(holo_session *s, uint32_t i, uint32_t k, holo_diges
   for (uint32_t j = 0; j < n->n_in; j++) {
     if (n->in[j] == HOLO_ABSENT)
       holo_sha256_update(&c, zeros, HOLO_LABEL_LEN);
-    else
-      holo_label_hash_into(&c, &s->slot[n->in[j]]->d);
+    else /* a constant's label is its record's, resident or not (session-weights.c) */
+      holo_label_hash_into(&c, holo__s_label_of(s, n->in[j]));
   }
   holo_put_u32le(w, k);
   holo_sha256_update(&c, w, 4);
@@ -172,7 +172,7 @@ bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_dig
   if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out || s->control[node]) return false;
   const holo_ar_node *n = &s->ar.nodes[node];
   for (uint32_t j = 0; j < n->n_in; j++)
-    if (n->in[j] != HOLO_ABSENT && !s->slot[n->in[j]]) return false;
+    if (n->in[j] != HOLO_ABSENT && !s->slot[n->in[j]] && s->ar.values[n->in[j]].kind != HOLO_VK_CONST) return false;
   holo__s_computed_digest(s, node, k, out);
   return true;
 }

@@ -6,6 +6,7 @@
 #include "session-impl.h"
 
 static holo_status bind_constants(holo_session *s, holo_error *err) {
+  if (s->src.read) return HOLO_OK; /* read by range as nodes need them (session-weights.c) */
   for (uint32_t v = 0; v < s->ar.n_values; v++) {
     const holo_ar_value *val = &s->ar.values[v];
     if (val->kind != HOLO_VK_CONST) continue;
@@ -100,41 +101,47 @@ static holo_status alloc_tables(holo_session *s, holo_error *err) {
 
 /* The archive label: SHA-256 over the whole file. */
 static void archive_label(holo_session *s, const uint8_t *archive, size_t len) {
-  static const char tag[] = "holo/archive/v1";
   holo_sha256 c;
-  holo_sha256_init(&c);
-  holo_sha256_update(&c, tag, sizeof tag);
+  holo__s_archive_label_begin(&c);
   holo_sha256_update(&c, archive, len);
-  holo_sha256_final(&c, s->archive_digest.b);
+  holo__s_archive_label_end(s, &c, len);
+}
+
+void holo__s_archive_label_begin(holo_sha256 *c) {
+  static const char tag[] = "holo/archive/v1";
+  holo_sha256_init(c);
+  holo_sha256_update(c, tag, sizeof tag);
+}
+
+void holo__s_archive_label_end(holo_session *s, holo_sha256 *c, uint64_t len) {
+  holo_sha256_final(c, s->archive_digest.b);
   holo_label_render(&s->archive_digest, s->archive_label);
   s->c.bytes_hashed += len;
 }
 
-/* Everything after the archive parsed: arena, memo, tables, plan, cone. */
-static holo_status load_parsed(holo_session *s, const uint8_t *archive, size_t len,
-                               const holo_options *options, holo_error *err) {
+holo_status holo__s_load_parsed(holo_session *s, const holo_options *options, holo_error *err) {
   holo_status st;
   if ((st = holo_arena_init(&s->arena, &s->a, options->memory_budget, err))) return st;
   s->arena.retain = HOLO_DEFAULT_RETAIN_BYTES;
   if ((st = holo_memo_init(&s->memo, &s->a, s->ar.n_out_ports, err))) return st;
   if ((st = alloc_tables(s, err))) return st;
-  archive_label(s, archive, len);
+  /* Constants read by range: each is verified as it is read, and the cone
+   * is not pinned (its values are cached and re-derived like any other). */
+  if (s->src.read) s->flags |= HOLO_OPT_NO_WARM_CONE;
   /* A warm store is shared across archives: a constant whose stored digest
    * lies would poison it, so constants are verified whenever one is used. */
-  if ((s->flags & HOLO_OPT_VERIFY_CONSTANTS) || s->store) {
+  if (!s->src.read && ((s->flags & HOLO_OPT_VERIFY_CONSTANTS) || s->store)) {
     if ((st = holo_session_verify_constants(s, err))) return st;
   }
-  if ((st = plan(s, err)) || (st = holo__s_plan_packs(s, err)) || (st = bind_constants(s, err)) ||
-      (st = warm_cone(s, err)))
+  if ((st = plan(s, err)) || (st = holo__s_plan_packs(s, err)) || (st = holo__s_weights_init(s, err)) ||
+      (st = bind_constants(s, err)) || (st = warm_cone(s, err)))
     return st;
   return HOLO_OK;
 }
 
-holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_backend *backend,
-                              const holo_options *options, holo_session **out, holo_error *err) {
-  if (out) *out = 0;
-  if (!archive || !backend || !out)
-    return holo_err(err, HOLO_ERR_ARG, "load: archive, backend or out is NULL");
+holo_status holo__s_new(const holo_backend *backend, const holo_options *options, holo_session **out,
+                        holo_error *err) {
+  *out = 0;
   const holo_allocator *a = options ? options->allocator : 0;
   if (!a || !a->alloc || !a->free) return holo_err(err, HOLO_ERR_ARG, "load: options->allocator is required");
   if (!backend->identity || !backend->lookup)
@@ -146,12 +153,24 @@ holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_bac
   s->be = backend;
   s->flags = options->flags;
   s->store = options->warm_store;
-  holo_status st = holo_archive_parse(archive, len, a, &s->ar, err);
-  if (st) {
+  *out = s;
+  return HOLO_OK;
+}
+
+holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_backend *backend,
+                              const holo_options *options, holo_session **out, holo_error *err) {
+  if (out) *out = 0;
+  if (!archive || !backend || !out)
+    return holo_err(err, HOLO_ERR_ARG, "load: archive, backend or out is NULL");
+  holo_session *s;
+  holo_status st = holo__s_new(backend, options, &s, err);
+  if (st) return st;
+  if ((st = holo_archive_parse(archive, len, &s->a, &s->ar, err))) {
     s->a.free(s->a.ctx, s);
     return st;
   }
-  if ((st = load_parsed(s, archive, len, options, err))) {
+  archive_label(s, archive, len);
+  if ((st = holo__s_load_parsed(s, options, err))) {
     holo_session_free(s);
     return st;
   }
@@ -162,6 +181,7 @@ holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_bac
 void holo_session_free(holo_session *s) {
   if (!s) return;
   holo__s_free_packs(s);
+  holo__s_weights_free(s);
   holo_arena_destroy(&s->arena);
   holo_memo_destroy(&s->memo);
   void *p[] = {s->kernels,     s->prefix, s->in_cone, s->control, s->last_use,   s->slot,   s->held,
@@ -169,11 +189,13 @@ void holo_session_free(holo_session *s) {
   for (unsigned i = 0; i < sizeof p / sizeof p[0]; i++)
     holo__s_free(s, p[i]);
   holo_archive_release(&s->ar, &s->a);
+  holo__s_free(s, s->head);
   s->a.free(s->a.ctx, s);
 }
 
 holo_status holo_session_verify_constants(holo_session *s, holo_error *err) {
   if (!s) return holo_err(err, HOLO_ERR_ARG, "session is NULL");
+  if (s->src.read) return holo__s_weights_verify(s, err);
   for (uint32_t v = 0; v < s->ar.n_values; v++) {
     const holo_ar_value *val = &s->ar.values[v];
     if (val->kind != HOLO_VK_CONST) continue;

@@ -15,10 +15,10 @@ typedef struct loop_state {
 } loop_state;
 
 static void hold(holo_session *s, holo_entry *e) {
-  if (e && !e->pinned) holo_arena_live_inc(&s->arena, e);
+  if (e && holo__s_counted(e)) holo_arena_live_inc(&s->arena, e);
 }
 static void drop(holo_session *s, holo_entry *e) {
-  if (e && !e->pinned) holo_arena_live_dec(&s->arena, e);
+  if (e && holo__s_counted(e)) holo_arena_live_dec(&s->arena, e);
 }
 
 /* A scalar of the given content (the iteration number, an absent cond),
@@ -69,6 +69,8 @@ static holo_status iterate(holo_session *s, uint32_t i, loop_state *L, holo_erro
   for (uint32_t k = 0; k <= L->n_carried; k++)
     holo__s_bind(s, g->in[1 + k], L->cur[k]);
   st = holo__s_run_graph(s, n->first_graph, err);
+  for (uint32_t k = 0; k < g->n_out && !st; k++)
+    st = holo__s_weights_need(s, g->out[k], err);
   if (!st) {
     for (uint32_t k = 0; k <= L->n_carried; k++) {
       holo_entry *e = s->slot[g->out[k]];

@@ -50,6 +50,7 @@ holo_status holo__s_plan_packs(holo_session *s, holo_error *err) {
 static void drop_packs(holo_session *s, uint32_t base, uint32_t n) {
   for (uint32_t k = 0; k < n; k++) {
     if (s->pack_bufs[base + k]) holo_arena_unref(&s->arena, s->pack_bufs[base + k]);
+    holo__s_weights_forget_pack(s, base + k);
     s->pack_bufs[base + k] = 0;
     s->packed[base + k] = 0;
   }
@@ -72,7 +73,9 @@ static holo_status pack_input(holo_session *s, uint32_t i, uint32_t k, bool *lat
   if (!pc.bytes) return HOLO_OK;
   size_t want = pc.bytes;
   holo_buf *b;
-  if (s->arena.budget && want > s->arena.budget) { /* holo_arena_alloc's bound for a pinned value */
+  /* holo_arena_alloc's bound for a pinned value; a sourced session's
+   * weight budget (evicting unused constants and packs to make room) */
+  if ((s->arena.budget && want > s->arena.budget) || !holo__s_weights_room(s, want)) {
     *later = true;
     return HOLO_OK;
   }
@@ -89,6 +92,7 @@ static holo_status pack_input(holo_session *s, uint32_t i, uint32_t k, bool *lat
   }
   s->pack_bufs[s->pack_base[i] + k] = b;
   s->packed[s->pack_base[i] + k] = b->data;
+  holo__s_weights_add_pack(s, s->pack_base[i] + k, want);
   return HOLO_OK;
 }
 

@@ -8,7 +8,7 @@
 void holo__s_bind(holo_session *s, uint32_t v, holo_entry *e) {
   s->slot[v] = e;
   holo_arena_touch(&s->arena, e);
-  if (!e->pinned && !s->held[v]) {
+  if (holo__s_counted(e) && !s->held[v]) {
     holo_arena_live_inc(&s->arena, e);
     s->held[v] = 1;
   }
@@ -175,7 +175,12 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
     if (st) return st;
     if (try_resident(s, i, od)) return HOLO_OK;
   }
-  return compute_node(s, i, od, err);
+  /* only a node that computes needs its constants read */
+  holo_status st = holo__s_weights_acquire(s, i, err);
+  if (st) return st;
+  st = compute_node(s, i, od, err);
+  holo__s_weights_release(s, i);
+  return st;
 }
 
 /* Releases the live references whose last reader was node i. Such values
@@ -203,6 +208,8 @@ void holo__s_retire(holo_session *s, uint32_t i) {
 static holo_status check_outputs(holo_session *s, holo_error *err) {
   for (uint32_t p = 0; p < s->ar.n_out_ports; p++) {
     const holo_ar_value *val = &s->ar.values[s->ar.out_ports[p]];
+    holo_status st = holo__s_weights_need(s, s->ar.out_ports[p], err);
+    if (st) return st;
     holo_entry *e = s->slot[s->ar.out_ports[p]];
     s->out_entries[p] = e;
     if (val->rank == HOLO_RANK_UNKNOWN) continue;
@@ -210,7 +217,7 @@ static holo_status check_outputs(holo_session *s, holo_error *err) {
       return holo_err(err, HOLO_ERR_FORMAT,
                       "output %u (%.*s): computed dtype %u rank %u, archive declares dtype %u rank %u", p,
                       (int)val->name.len, val->name.p, e->dtype, e->rank, val->dtype, val->rank);
-    holo_status st = holo__s_bind_symbols(s, val, e->shape, "output", p, err);
+    st = holo__s_bind_symbols(s, val, e->shape, "output", p, err);
     if (st) return holo_err_prefix(err, HOLO_ERR_FORMAT, "output shape differs from the archive: ");
   }
   return HOLO_OK;

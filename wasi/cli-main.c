@@ -40,6 +40,7 @@ static const char USAGE[] =
     "  --warm-store-max-entries N    its bound on records (default 100000)\n"
     "  --trust-store                 take warm-store records without re-hashing them\n"
     "  --memory-budget BYTES         bound on transient memory (suffix k, m, g: KiB, MiB, GiB)\n"
+    "  --weight-budget BYTES         read constants from the file as needed, at most BYTES resident\n"
     "  --variant V                   refuse to run unless the kernel variant built in is V\n"
     "                                (scalar, simd128, relaxed; holo info prints it)\n"
     "bench:  --repeat N (default 20)\n"
@@ -103,7 +104,7 @@ static int parse_validators(cli *c, const char *v) {
 /* Options that take a value: NULL when `name` is none of them. */
 static const char *const VALUED[] = {"--input", "-i", "--input-dtype", "--dtype", "--shape", "--output", "-o",
                                      "--output-dir", "--warm-store", "--warm-store-max-bytes",
-                                     "--warm-store-max-entries", "--memory-budget", "--variant", "--repeat",
+                                     "--warm-store-max-entries", "--memory-budget", "--weight-budget", "--variant", "--repeat",
                                      "--passes", "--validator", "--retry", "--state-in", "--state-out", 0};
 static bool is_valued(const char *name) {
   for (int k = 0; VALUED[k]; k++)
@@ -132,6 +133,8 @@ static int set_valued(cli *c, const char *name, const char *v, int *latest_input
   else if (!strcmp(name, "--memory-budget")) {
     if (!cli_parse_u64(v, &c->budget, true))
       return cli_fail(CLI_USAGE, "--memory-budget %s: expected a byte count like 67108864 or 64m", v);
+  } else if (!strcmp(name, "--weight-budget")) {
+    rc = cli_flag_bytes(name, v, &c->weight_budget);
   } else if (!strcmp(name, "--repeat")) {
     rc = cli_flag_u64(name, v, 1, 1000000, &u);
     c->repeat = (int)u;
@@ -295,24 +298,33 @@ int main(int argc, char **argv) {
   if (rc) return rc;
   if (vb->file_main) return vb->file_main(c.file);
 
-  uint8_t *bytes;
-  size_t len;
-  if ((rc = cli_read_file(c.file, CLI_ARCHIVE, &bytes, &len))) return rc;
+  uint8_t *bytes = 0;
+  size_t len = 0;
+  holo_error err = {0};
+  static holo_file_source src;
+  src.fd = -1;
+  if (c.weight_budget) { /* constants read by range: the file stays open, not in memory */
+    if (holo_file_source_open(&src, c.file, &err)) return holo_cli_fail(c.file, &err, CLI_ARCHIVE);
+    len = (size_t)src.source.size;
+  } else if ((rc = cli_read_file(c.file, CLI_ARCHIVE, &bytes, &len))) {
+    return rc;
+  }
   holo_backend be;
   holo_cpu_backend_init(&be);
   static holo_file_store fs;
   holo_options opt = {holo_std_allocator(), c.budget, 0, c.trust_store ? HOLO_OPT_TRUST_STORE : 0};
-  holo_error err = {0};
   if (c.store_dir) {
     if ((rc = cli_open_store(&fs, c.store_dir, c.store_max_bytes, c.store_max_entries))) {
       free(bytes);
+      holo_file_source_close(&src);
       return rc;
     }
     opt.warm_store = &fs.store;
   }
   holo_session *s = 0;
   double t0 = cli_now_ms();
-  holo_status st = holo_session_load(bytes, len, &be, &opt, &s, &err);
+  holo_status st = c.weight_budget ? holo_session_load_source(&src.source, &be, &opt, c.weight_budget, &s, &err)
+                                   : holo_session_load(bytes, len, &be, &opt, &s, &err);
   double load_ms = cli_now_ms() - t0;
   if (st) {
     /* the archive is the only input of a load: its faults are exit 2 */
@@ -326,6 +338,7 @@ out:
   holo_session_free(s);
   if (c.store_dir) holo_file_store_close(&fs);
   free(bytes);
+  holo_file_source_close(&src);
   fflush(stdout);
   if (ferror(stdout) && !rc) rc = cli_fail(CLI_LIMIT, "cannot write to standard output");
   return rc;

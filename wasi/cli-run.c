@@ -33,6 +33,12 @@ void cli_print_counters(const char *prefix, const holo_session *s) {
          (unsigned long long)k.store_puts, (unsigned long long)k.bytes_hashed, (unsigned long long)k.evictions,
          (unsigned long long)holo_session_resident_bytes(s), holo_session_resident_count(s),
          holo_session_content_store_len(s), (unsigned long long)k.peak_live_bytes);
+  if (k.weight_fetches)
+    printf("%s: weight_fetches=%llu weight_evictions=%llu weight_bytes_fetched=%llu weight_peak_bytes=%llu "
+           "weight_stall_ms=%.3f\n",
+           prefix, (unsigned long long)k.weight_fetches, (unsigned long long)k.weight_evictions,
+           (unsigned long long)k.weight_bytes_fetched, (unsigned long long)k.weight_peak_bytes,
+           (double)k.weight_stall_ns / 1e6);
 }
 
 /* --- PORT= resolution --- */
@@ -485,9 +491,19 @@ int cli_bench(holo_session *s, const cli *c, double load_ms) {
     printf("\",\"variant\":\"%s", holo_cpu_backend_variant());
     printf("\",\"repeat\":%d,\"load_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
            "\"dispatches_per_execution\":%.1f,\"memo_hits_in_timed\":%llu,"
-           "\"memo_hit_median_ms\":%.5f,\"memo_hits_in_repeat\":%llu}\n",
+           "\"memo_hit_median_ms\":%.5f,\"memo_hits_in_repeat\":%llu",
            n, load_ms, (full[(n - 1) / 2] + full[n / 2]) / 2, full[0], full[n - 1], (double)full_disp / n,
            (unsigned long long)full_memo, (hit[(n - 1) / 2] + hit[n / 2]) / 2, (unsigned long long)hit_memo);
+    if (c->weight_budget) {
+      holo_counters w;
+      holo_session_counters(s, &w);
+      printf(",\"weight_budget\":%llu,\"weight_fetches\":%llu,\"weight_evictions\":%llu,"
+             "\"weight_bytes_fetched\":%llu,\"weight_peak_bytes\":%llu,\"weight_stall_ms\":%.3f",
+             (unsigned long long)c->weight_budget, (unsigned long long)w.weight_fetches,
+             (unsigned long long)w.weight_evictions, (unsigned long long)w.weight_bytes_fetched,
+             (unsigned long long)w.weight_peak_bytes, (double)w.weight_stall_ns / 1e6);
+    }
+    printf("}\n");
   }
   free(full);
   free(hit);

@@ -33,6 +33,7 @@ typedef struct cli {
   cli_spec specs[CLI_MAX_SPECS];
   int n_specs;
   uint64_t budget;
+  uint64_t weight_budget; /* --weight-budget: 0 = the whole file in memory */
   int repeat;        /* bench */
   bool print, trust_store;
   /* refine */

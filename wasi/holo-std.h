@@ -106,4 +106,13 @@ bool holo_store_name_key(const char *name, uint8_t key[32]);
 /* Reads a whole file into a 64-byte-aligned buffer (free with free()). */
 holo_status holo_read_file(const char *path, uint8_t **bytes, size_t *len, holo_error *err);
 
+/* FileSource: an archive file read by range (pread; fd_pread under WASI)
+ * for holo_session_load_source. Keep it open while the session lives. */
+typedef struct holo_file_source {
+  holo_source source; /* pass &fs.source */
+  int fd;
+} holo_file_source;
+holo_status holo_file_source_open(holo_file_source *fs, const char *path, holo_error *err);
+void holo_file_source_close(holo_file_source *fs);
+
 #endif

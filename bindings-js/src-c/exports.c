@@ -6,6 +6,7 @@
 #include "hologram/cpu_backend.h"
 #include "hologram/holo.h"
 #include "hologram/refine.h"
+#include "host-source.h"
 #include "host-store.h"
 #include "module.h"
 
@@ -22,6 +23,7 @@ typedef struct wasm_session {
   holo_session *s;
   holo_backend be;
   wasm_host_store host;
+  wasm_host_source src; /* holo_wasm_load_source: the archive, read by range */
 } wasm_session;
 
 static holo_status host_hash(void *ctx, const holo_span *parts, uint32_t n, uint8_t out[32]) {
@@ -29,9 +31,10 @@ static holo_status host_hash(void *ctx, const holo_span *parts, uint32_t n, uint
   return host_sha256(parts, n, out) == 0 ? HOLO_OK : HOLO_ERR_UNSUPPORTED;
 }
 
-EXPORT(holo_wasm_load)
-wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, uint32_t budget_hi,
-                        uint32_t flags, uint32_t host, holo_error *err) {
+/* The one load of both exports: archive bytes in memory, or (archive NULL)
+ * source w->src with a weight budget. */
+static wasm_session *load_any(const uint8_t *archive, size_t len, const uint32_t *src_args, uint64_t budget,
+                              uint32_t flags, uint32_t host, holo_error *err) {
   wasm_session *w = wasm_alloc(sizeof *w, 16);
   if (!w) {
     err->status = HOLO_ERR_MEMORY;
@@ -40,9 +43,16 @@ wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, 
   holo_cpu_backend_init(&w->be);
   if (holo_wasm_threads_attach) holo_wasm_threads_attach(&w->be);
   wasm_host_store_init(&w->host);
-  holo_options opt = {&wasm_allocator, (uint64_t)budget_hi << 32 | budget_lo,
-                      (host & WASM_HOST_STORE) ? &w->host.store : 0, flags};
-  if (holo_session_load(archive, len, &w->be, &opt, &w->s, err) != HOLO_OK) {
+  holo_options opt = {&wasm_allocator, budget, (host & WASM_HOST_STORE) ? &w->host.store : 0, flags};
+  holo_status st;
+  if (src_args) {
+    wasm_host_source_init(&w->src, src_args[0], (uint64_t)src_args[2] << 32 | src_args[1]);
+    uint64_t wb = (uint64_t)src_args[4] << 32 | src_args[3];
+    st = holo_session_load_source(&w->src.source, &w->be, &opt, wb, &w->s, err);
+  } else {
+    st = holo_session_load(archive, len, &w->be, &opt, &w->s, err);
+  }
+  if (st != HOLO_OK) {
     wasm_host_store_release(&w->host);
     wasm_free(w);
     return 0;
@@ -53,6 +63,22 @@ wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, 
   }
   wasm_host_store_release(&w->host);
   return w;
+}
+
+EXPORT(holo_wasm_load)
+wasm_session *wasm_load(const uint8_t *archive, size_t len, uint32_t budget_lo, uint32_t budget_hi,
+                        uint32_t flags, uint32_t host, holo_error *err) {
+  return load_any(archive, len, 0, (uint64_t)budget_hi << 32 | budget_lo, flags, host, err);
+}
+
+/* A session over host source `id` of `size` bytes whose constants are held
+ * under the weight budget (holo_session_load_source). */
+EXPORT(holo_wasm_load_source)
+wasm_session *wasm_load_source(uint32_t id, uint32_t size_lo, uint32_t size_hi, uint32_t wbudget_lo,
+                               uint32_t wbudget_hi, uint32_t budget_lo, uint32_t budget_hi, uint32_t flags,
+                               uint32_t host, holo_error *err) {
+  const uint32_t args[5] = {id, size_lo, size_hi, wbudget_lo, wbudget_hi};
+  return load_any(0, 0, args, (uint64_t)budget_hi << 32 | budget_lo, flags, host, err);
 }
 
 EXPORT(holo_wasm_free_session) void wasm_free_session(wasm_session *w) {

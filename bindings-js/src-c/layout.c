@@ -130,6 +130,11 @@ static const layout_row ROWS[] = {
     FIELD(holo_counters, evictions),
     FIELD(holo_counters, peak_live_bytes),
     FIELD(holo_counters, peak_resident_bytes),
+    FIELD(holo_counters, weight_fetches),
+    FIELD(holo_counters, weight_evictions),
+    FIELD(holo_counters, weight_bytes_fetched),
+    FIELD(holo_counters, weight_peak_bytes),
+    FIELD(holo_counters, weight_stall_ns),
 
     STRUCT(holo_refine_report),
     FIELD(holo_refine_report, status),

@@ -67,6 +67,22 @@ export function hostImports(rt, alloc, sha256) {
         return 1;
       }
     },
+    // Bytes [offset, +len) of source `id` (Runtime#sources) into wasm memory; 0 = ok.
+    // A throw is a failed read: the core reports IO, never uses the bytes.
+    holo_host_source_read(id, offLo, offHi, dst, len) {
+      const src = rt.sources.get(id);
+      if (!src) return 1;
+      try {
+        src.read(new Uint8Array(rt.mem, dst, len), offHi * 2 ** 32 + (offLo >>> 0));
+        return 0;
+      } catch (e) {
+        rt.storeError = e;
+        return 1;
+      }
+    },
+    holo_host_clock_ms() {
+      return typeof performance !== 'undefined' ? performance.now() : Date.now();
+    },
     holo_host_store_put(labelPtr, ptr, len) {
       if (!rt.store) return 1;
       try {

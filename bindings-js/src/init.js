@@ -1,5 +1,6 @@
 // The entry points: init() picks and instantiates a core module variant (a
 // Runtime), load() does that and loads an archive into the fresh instance.
+import { sourceOf } from './source.js';
 import { HologramError } from './errors.js';
 import { checkOptions } from './args.js';
 import { FILES, THREADED_VARIANT, VARIANTS, features, importsMemory, shipped, supported, toModule } from './variants.js';
@@ -92,6 +93,7 @@ async function initThreaded(explicit, threads, options, wasm) {
  */
 export async function load(holoBytes, options = {}) {
   checkOptions(options);
+  const source = await sourceOf(holoBytes, options); // { fd } needs node:fs, found asynchronously
   const rt = await init(options.wasm, { variant: options.variant, hostHash: options.hostHash, threads: options.threads });
-  return rt.load(holoBytes, options, true);
+  return rt.load(source ?? holoBytes, options, true);
 }

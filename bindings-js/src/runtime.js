@@ -8,6 +8,7 @@ import { hostImports } from './host.js';
 import { Session } from './session.js';
 import { DEFAULTS, environment } from './environment.js';
 import { admit, beginLoad } from './ceiling.js';
+import { asSource } from './source.js';
 
 const ERROR = new Struct('holo_error', ['status', 'message']);
 const POINTER_RESULTS = ['holo_alloc', 'holo_session_archive_label', 'holo_wasm_load', 'holo_wasm_session', 'holo_wasm_backend_identity', 'holo_wasm_gen_new', 'holo_wasm_gen_mask', 'holo_wasm_gen_logprobs', 'holo_wasm_pcache_new', 'holo_status_name'];
@@ -29,6 +30,8 @@ export class Runtime {
     this.variant = variant;
     this.#module = module;
     this.store = null; // the warm store of the call in progress
+    this.sources = new Map(); // id -> the archive source of a session loaded with weightBudget
+    this.nextSource = 1;
     this.storeError = null; // the last exception a warm store threw, if any
     let raw = null;
     const env = hostImports(this, (n, align) => raw.holo_alloc(n, align) >>> 0, () => this.#sha256);
@@ -185,10 +188,17 @@ export class Runtime {
    * memoRecords default by environment (session.limits, environment.js);
    * options.environment ('node', 'browser', 'workerd', 'isolate') picks
    * another's defaults (e.g. workerd's, to size a worker in Node).
+   * With weightBudget (bytes; 0 = never evict), or given a source
+   * { size, read(dst, offset) } instead of bytes, only the archive's tables
+   * are copied in: constants are read by range as nodes need them, verified
+   * against their labels, at most weightBudget bytes of them (and of their
+   * packed forms) resident (docs/decisions.md 60).
    */
   load(holoBytes, options = {}, owned = false) {
     checkOptions(options);
     if (this.#poisoned) throw new HologramError('TRAP', `the module instance is unusable after an earlier trap (${this.#poisoned})`);
+    const source = asSource(holoBytes, options);
+    if (source) return this.#loadSource(source, options, owned);
     let bytes;
     if (holoBytes instanceof Uint8Array) bytes = holoBytes;
     else if (isBuffer(holoBytes)) bytes = new Uint8Array(holoBytes);
@@ -228,6 +238,58 @@ export class Runtime {
       throw e;
     }
     const s = new Session(this, w, arch, err, store, budget, owned, env);
+    try {
+      s.setRetainBytes(retain);
+      if (memoRecords) s.setMemoRecords(memoRecords);
+    } catch (e) {
+      s.dispose();
+      admit(this, null);
+      throw e;
+    }
+    admit(this, s, usedBefore, Number(budget), defaults.ceiling);
+    return s;
+  }
+
+  // load() over a source: holo_wasm_load_source, the source registered
+  // under an id the core's reads name until the session is disposed.
+  #loadSource(source, options, owned) {
+    if (typeof this.x.holo_wasm_load_source !== 'function') throw new HologramError('UNSUPPORTED', 'this core module cannot read an archive by range (rebuild it)');
+    const env = options.environment ?? environment(), defaults = DEFAULTS[env];
+    if (!Object.hasOwn(DEFAULTS, env)) throw new HologramError('ARG', `environment must be one of ${Object.keys(DEFAULTS).join(', ')}, got ${String(env)}`);
+    const budget = toU64(options.memoryBudget ?? defaults.memoryBudget, 'memoryBudget');
+    const weightBudget = toU64(options.weightBudget, 'weightBudget');
+    const retain = options.retainBytes ?? defaults.retainBytes;
+    if (retain !== Infinity) toU64(retain, 'retainBytes');
+    const memoRecords = options.memoRecords ?? defaults.memoRecords;
+    if (!Number.isInteger(memoRecords) || memoRecords < 0 || memoRecords > 0xffffffff) throw new HologramError('ARG', `memoRecords must be an integer from 0 to 2^32-1, got ${String(memoRecords)}`);
+    const usedBefore = beginLoad(this);
+    const flags = (options.trustStore ? LOAD_FLAGS.trustStore : 0) | (options.verifyConstants ? LOAD_FLAGS.verifyConstants : 0) | (options.persistMemo ? LOAD_FLAGS.persistMemo : 0);
+    const store = options.warmStore ?? null;
+    const id = this.nextSource++;
+    this.sources.set(id, source);
+    let err, w;
+    try {
+      err = this.alloc(ERROR.sizeof);
+    } catch (e) {
+      this.sources.delete(id);
+      admit(this, null);
+      throw e;
+    }
+    this.store = store;
+    this.storeError = null;
+    try {
+      w = this.x.holo_wasm_load_source(id, ...halves(BigInt(source.size)), ...halves(weightBudget), ...halves(budget), flags, (store ? HOST_BITS.store : 0) | (this.hostHash ? HOST_BITS.sha256 : 0), err);
+    } finally {
+      this.store = null;
+    }
+    if (!w) {
+      const e = this.failure(err);
+      this.x.holo_free(err);
+      this.sources.delete(id);
+      admit(this, null);
+      throw e;
+    }
+    const s = new Session(this, w, 0, err, store, budget, owned, env, id);
     try {
       s.setRetainBytes(retain);
       if (memoRecords) s.setMemoRecords(memoRecords);

@@ -13,8 +13,8 @@ import { generate } from './generate.js';
 import { dropPromptCache, promptCacheStats, setPromptCache } from './prompt-cache.js';
 import { ceilingOf, rebudget, release } from './ceiling.js';
 
-const COUNTERS = new Struct('holo_counters', ['executions', 'dispatches', 'elided', 'memo_hits', 'store_hits', 'store_misses', 'store_corrupt', 'store_puts', 'bytes_hashed', 'evictions', 'peak_live_bytes', 'peak_resident_bytes']);
-const COUNTER_NAMES = { executions: 'executions', dispatches: 'dispatches', elided: 'elided', memoHits: 'memo_hits', storeHits: 'store_hits', storeMisses: 'store_misses', storeCorrupt: 'store_corrupt', storePuts: 'store_puts', bytesHashed: 'bytes_hashed', evictions: 'evictions', peakLiveBytes: 'peak_live_bytes', peakResidentBytes: 'peak_resident_bytes' };
+const COUNTERS = new Struct('holo_counters', ['executions', 'dispatches', 'elided', 'memo_hits', 'store_hits', 'store_misses', 'store_corrupt', 'store_puts', 'bytes_hashed', 'evictions', 'peak_live_bytes', 'peak_resident_bytes', 'weight_fetches', 'weight_evictions', 'weight_bytes_fetched', 'weight_peak_bytes', 'weight_stall_ns']);
+const COUNTER_NAMES = { executions: 'executions', dispatches: 'dispatches', elided: 'elided', memoHits: 'memo_hits', storeHits: 'store_hits', storeMisses: 'store_misses', storeCorrupt: 'store_corrupt', storePuts: 'store_puts', bytesHashed: 'bytes_hashed', evictions: 'evictions', peakLiveBytes: 'peak_live_bytes', peakResidentBytes: 'peak_resident_bytes', weightFetches: 'weight_fetches', weightEvictions: 'weight_evictions', weightBytesFetched: 'weight_bytes_fetched', weightPeakBytes: 'weight_peak_bytes', weightStallNs: 'weight_stall_ns' };
 const DEFAULT_RETAIN = 64 * 1024 * 1024;
 const ALL_BYTES = (1n << 64n) - 1n;
 const isSession = (v) => v instanceof Session;
@@ -41,8 +41,8 @@ function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null }
 /** A loaded archive. Not constructed directly: see load(). */
 export class Session {
   #h;
-  constructor(rt, w, arch, err, store, budget, owned, environment = 'node') {
-    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, session: this, environment };
+  constructor(rt, w, arch, err, store, budget, owned, environment = 'node', sourceId = 0) {
+    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, session: this, environment, sourceId };
     this.#h = h;
     this.inputs = Object.freeze(readPorts(rt, h.s, true));
     this.outputs = Object.freeze(readPorts(rt, h.s, false));
@@ -269,9 +269,10 @@ export class Session {
     dropPromptCache(h); // its entries hold values in the session
     if (!rt.poisoned) {
       rt.x.holo_wasm_free_session(h.w);
-      rt.x.holo_free(h.arch);
+      if (h.arch) rt.x.holo_free(h.arch);
       rt.x.holo_free(h.err);
     }
+    if (h.sourceId) rt.sources.delete(h.sourceId);
     release(rt, this);
     h.w = 0;
     h.store = null;

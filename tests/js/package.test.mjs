@@ -60,14 +60,14 @@ function inspect(file) {
   return JSON.parse(r.stdout);
 }
 
-test('every core module imports only env.holo_host_sha256 / holo_host_store_get / holo_host_store_put (+ its memory and holo_pool_signal, threaded)', () => {
+test('every core module imports only env.holo_host_sha256 / holo_host_store_get / holo_host_store_put / holo_host_source_read / holo_host_clock_ms (+ its memory and holo_pool_signal, threaded)', () => {
   assert.ok(shipped.includes('hologram-simd128.wasm'));
   for (const w of shipped) {
     const { imports, exports } = inspect(join(PKG, 'dist', w));
     // The threaded module imports its (shared) memory instead of exporting one,
     // and the pool's test-fault signal (threads.c; only worker instances call it).
     const threaded = w.includes('-threads');
-    const want = ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function', ...(threaded ? ['env.memory:memory', 'env.holo_pool_signal:function'] : [])].sort();
+    const want = ['env.holo_host_sha256:function', 'env.holo_host_store_get:function', 'env.holo_host_store_put:function', 'env.holo_host_source_read:function', 'env.holo_host_clock_ms:function', ...(threaded ? ['env.memory:memory', 'env.holo_pool_signal:function'] : [])].sort();
     assert.equal(imports.map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), want, w);
     assert.is(exports.some((e) => e.name === 'memory' && e.kind === 'memory'), !threaded, w);
     if (threaded) for (const e of ['holo_worker_main', 'holo_pool_quit', '__stack_pointer']) assert.ok(exports.some((x) => x.name === e), `${w} exports ${e}`);

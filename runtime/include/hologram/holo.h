@@ -54,6 +54,20 @@ typedef struct holo_options {
   uint32_t flags;                  /* HOLO_OPT_* */
 } holo_options;
 
+/* An archive read by byte range (a file descriptor and pread, a host
+ * buffer): what holo_session_load_source reads constants from. read copies
+ * bytes [offset, offset + len) to dst and returns HOLO_OK, or any other
+ * status when it cannot (the execution then fails with HOLO_ERR_IO). The
+ * bytes read are verified, never trusted: a changed or corrupt source is an
+ * error value, not a wrong answer. clock_ns, optional, is a monotonic clock
+ * for the weight_stall_ns counter. */
+typedef struct holo_source {
+  void *ctx;
+  uint64_t size;
+  holo_status (*read)(void *ctx, uint64_t offset, void *dst, size_t len);
+  uint64_t (*clock_ns)(void *ctx);
+} holo_source;
+
 /* A byte range (for the parts of a hash preimage). */
 typedef struct holo_span {
   const void *data;
@@ -137,6 +151,11 @@ typedef struct holo_counters {
   uint64_t evictions;
   uint64_t peak_live_bytes; /* high-water mark of transient bytes that had to be resident */
   uint64_t peak_resident_bytes;
+  /* Constants read from the source (weight_budget, holo_session_load_source):
+   * reads, evictions (packed forms included), bytes read, the high-water mark
+   * of constant + packed bytes resident, and the time spent reading and
+   * verifying (needs holo_source.clock_ns). */
+  uint64_t weight_fetches, weight_evictions, weight_bytes_fetched, weight_peak_bytes, weight_stall_ns;
 } holo_counters;
 
 /* Loads an archive. The bytes are borrowed: they must stay valid and
@@ -144,6 +163,26 @@ typedef struct holo_counters {
  * archive sits 64-byte aligned). The backend is borrowed too. */
 holo_status holo_session_load(const uint8_t *archive, size_t len, const holo_backend *backend,
                               const holo_options *options, holo_session **out, holo_error *err);
+/* Loads an archive read through src (copied; its ctx borrowed until
+ * holo_session_free): only the bytes before its DATA section are held.
+ * Constants are read by range as a node that computes needs them, each
+ * verified against its label, and kept, with the kernels' packed forms of
+ * them, under weight_budget bytes: least recently used first out, a packed
+ * form made again from its constant when its node next runs (0: nothing
+ * evicted). A constant larger than the budget, or a node whose constants
+ * together exceed it, fails that execution with HOLO_ERR_BUDGET; the
+ * session stays usable (docs/decisions.md 60). The archive label still
+ * covers the whole file (read once at load, streamed). Outputs and labels
+ * are those of holo_session_load. */
+holo_status holo_session_load_source(const holo_source *src, const holo_backend *backend,
+                                     const holo_options *options, uint64_t weight_budget, holo_session **out,
+                                     holo_error *err);
+/* Changes a sourced session's weight budget (0: never evict); over-budget
+ * constants are evicted lazily, at the next read. HOLO_ERR_ARG for a
+ * session loaded from bytes (its constants are pinned in place). */
+holo_status holo_session_set_weight_budget(holo_session *s, uint64_t bytes);
+/* A source over archive bytes in memory (borrowed): reads copy from them. */
+void holo_source_memory(holo_source *src, const uint8_t *bytes, size_t len);
 void holo_session_free(holo_session *s);
 
 /* Executes with n inputs in port order; writes n_out owned outputs. */

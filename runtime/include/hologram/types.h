@@ -26,7 +26,8 @@ typedef enum holo_status {
   HOLO_ERR_STORE = 7,       /* warm store failure */
   HOLO_ERR_KERNEL = 8,      /* a kernel refused its operands */
   HOLO_ERR_STATE = 9,       /* refinement state contract violated */
-  HOLO_ERR_LIMIT = 10       /* a size or count exceeds what this build can address */
+  HOLO_ERR_LIMIT = 10,      /* a size or count exceeds what this build can address */
+  HOLO_ERR_IO = 11          /* a holo_source could not read the bytes asked for */
 } holo_status;
 
 /* Element types use the ONNX TensorProto numbering so converters map 1:1. */
