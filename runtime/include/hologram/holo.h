@@ -254,14 +254,27 @@ uint32_t holo_session_memo_records(const holo_session *s);
  * freed or the hasher replaced); NULL or a NULL sha256 removes it. */
 holo_status holo_session_set_hasher(holo_session *s, const holo_hasher *h);
 
-/* MemWarmStore: an in-memory store (a list of records) over an allocator. */
+/* MemWarmStore: an in-memory store over an allocator, bounded like every
+ * store (issue 22): at most max_bytes of record bytes and max_entries
+ * records; a put past either evicts the least recently used (get refreshes
+ * recency); a record larger than max_bytes is not kept. Defaults
+ * HOLO_MEM_STORE_MAX_BYTES / HOLO_MEM_STORE_MAX_ENTRIES (the JS memory
+ * store's). get's bytes are valid until the store's next put or release. */
+#define HOLO_MEM_STORE_MAX_BYTES (256ull << 20)
+#define HOLO_MEM_STORE_MAX_ENTRIES 100000u
 typedef struct holo_mem_store {
   holo_warm_store store; /* pass &ms.store to holo_options */
   holo_allocator a;
-  struct holo_mem_record *head;
+  struct holo_mem_record *head, *tail; /* most / least recently used */
   uint32_t count;
+  uint64_t bytes; /* record bytes held */
+  uint64_t max_bytes;
+  uint32_t max_entries;
+  uint64_t evicted; /* records evicted (or refused: over max_bytes) */
 } holo_mem_store;
 void holo_mem_store_init(holo_mem_store *ms, const holo_allocator *a);
+/* New caps (0: the default); evicts down to them at once. */
+void holo_mem_store_bound(holo_mem_store *ms, uint64_t max_bytes, uint32_t max_entries);
 void holo_mem_store_release(holo_mem_store *ms);
 
 /* Human-readable name of a status code. */
