@@ -5,7 +5,6 @@
  * pinned load, with evictions and the peak under the budget; a budget under
  * the largest constant, a corrupt constant byte and a failing read are
  * error values, and the session stays usable. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+/* cmocka needs the headers above first */
+#include <cmocka.h>
 
 #include "holo-std.h"
 #include "hologram/cpu_backend.h"
