@@ -377,6 +377,9 @@ export interface GenerateOptions {
   topLogprobs?: number;
   /** Restore the longest cached prefix of the prompt (the session's prompt cache; options for its creation). */
   promptCache?: boolean | PromptCacheOptions;
+  /** Prefix lengths (1..prompt length) also recorded in the prompt cache (implies promptCache): e.g. the end of
+   * a system prompt, so later prompts that share only it restore it instead of prefilling it again. */
+  checkpoints?: ReadonlyArray<number>;
   /** Speculative decoding with a draft session loaded in the same module instance (one init()): greedy
    * samplers give target-only greedy output; any other sampler accepts draft proposals by rejection
    * sampling (min(1, p/q), residual resample), so tokens follow target-only sampling's distribution
@@ -423,7 +426,7 @@ export interface Generator {
   /** Marks the current state (for speculative rollback in the C API). */
   mark(): void;
   /** Feeds a prompt (K tokens per execution for a K-token model), optionally through the prompt cache. */
-  prefill(tokens: ReadonlyArray<number> | Uint32Array, options?: { promptCache?: boolean | PromptCacheOptions }): { reused: number; computed: number };
+  prefill(tokens: ReadonlyArray<number> | Uint32Array, options?: { promptCache?: boolean | PromptCacheOptions; checkpoints?: ReadonlyArray<number> }): { reused: number; computed: number };
   /** Forgets the last n fed tokens, keeping the state (sequence models or model.maskedState). */
   rewind(n: number): void;
   /** Speculative decoding with a draft generator of the same module instance, under this generator's

@@ -266,11 +266,71 @@ static holo_prompt_entry *fetch(holo_prompt_cache *pc, holo_gen *g, const uint8_
   return e;
 }
 
+/* The longest prefix of tokens[0..n) in the table or, longer, in the store. */
+static holo_prompt_entry *longest(holo_prompt_cache *pc, holo_gen *g, uint8_t (*keys)[32], uint32_t n) {
+  holo_prompt_entry *hit = 0;
+  for (uint32_t L = n; L > 0 && !hit; L--) hit = find(pc, keys[L - 1]);
+  if (pc->store) { /* a longer prefix may be in the store */
+    uint32_t have = hit ? hit->n_tokens : 0;
+    for (uint32_t L = n; L > have; L--) {
+      holo_prompt_entry *e = fetch(pc, g, keys[L - 1], L);
+      if (e) return e;
+    }
+  }
+  return hit;
+}
+
+/* Records the generator's current state as the prefix of L tokens, unless
+ * it is there already. */
+static void record(holo_prompt_cache *pc, holo_gen *g, const uint8_t *key, uint32_t L) {
+  if (find(pc, key)) return;
+  holo_prompt_entry *e = insert(pc, g, key, L, g->state, g->logits);
+  if (e && pc->store) put_store(pc, g, e);
+}
+
+/* Feeds tokens[from..n) (K per execution for a sequence model), never
+ * across a checkpoint, recording the state at each checkpoint it passes. */
+static holo_status feed_recording(holo_prompt_cache *pc, holo_gen *g, const uint32_t *tokens, uint32_t from,
+                                  uint32_t n, const uint32_t *cps, uint32_t n_cp, uint8_t (*keys)[32],
+                                  holo_error *err) {
+  uint32_t next = 0;
+  while (next < n_cp && cps[next] <= from) next++;
+  for (uint32_t i = from; i < n;) {
+    uint32_t end = next < n_cp ? cps[next] : n, c = end - i < g->seq ? end - i : g->seq;
+    holo_status st = holo_gen_feed_seq(g, tokens + i, c, err);
+    if (st) return st;
+    i += c;
+    if (next < n_cp && i == cps[next]) {
+      if (i < n) record(pc, g, keys[i - 1], i); /* the whole prompt is recorded by the caller */
+      next++;
+    }
+  }
+  return HOLO_OK;
+}
+
+static holo_status check_checkpoints(const uint32_t *cps, uint32_t n_cp, uint32_t n, holo_error *err) {
+  if (n_cp && !cps) return holo_err(err, HOLO_ERR_ARG, "prefill_cached: NULL checkpoints");
+  for (uint32_t i = 0; i < n_cp; i++)
+    if (cps[i] == 0 || cps[i] > n || (i && cps[i] <= cps[i - 1]))
+      return holo_err(err, HOLO_ERR_ARG,
+                      "prefill_cached: checkpoints must be ascending prefix lengths in 1..%u (checkpoint %u is %u)", n,
+                      i, cps[i]);
+  return HOLO_OK;
+}
+
 holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
                                     uint32_t *reused, holo_error *err) {
+  return holo_gen_prefill_checkpointed(g, pc, tokens, n, 0, 0, reused, err);
+}
+
+holo_status holo_gen_prefill_checkpointed(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
+                                          const uint32_t *checkpoints, uint32_t n_cp, uint32_t *reused,
+                                          holo_error *err) {
   if (!g || !pc || !pc->e || (n && !tokens)) return holo_err(err, HOLO_ERR_ARG, "prefill_cached: NULL argument");
   if (pc->s && pc->s != g->s)
     return holo_err(err, HOLO_ERR_ARG, "prefill_cached: the prompt cache holds values of another session");
+  holo_status st = check_checkpoints(checkpoints, n_cp, n, err);
+  if (st) return st;
   pc->s = g->s;
   if (!pc->have_code) holo_session_code_identity(g->s, pc->code), pc->have_code = true;
   if (reused) *reused = 0;
@@ -280,19 +340,7 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
   if (!keys) return holo_err(err, HOLO_ERR_MEMORY, "prefill_cached: out of memory");
   prefix_keys(pc, g, tokens, n, keys);
   pc->stats.lookups++;
-  holo_prompt_entry *hit = 0;
-  for (uint32_t L = n; L > 0 && !hit; L--) hit = find(pc, keys[L - 1]);
-  if (pc->store) { /* a longer prefix may be in the store */
-    uint32_t have = hit ? hit->n_tokens : 0;
-    for (uint32_t L = n; L > have; L--) {
-      holo_prompt_entry *e = fetch(pc, g, keys[L - 1], L);
-      if (e) {
-        hit = e;
-        break;
-      }
-    }
-  }
-  holo_status st = HOLO_OK;
+  holo_prompt_entry *hit = longest(pc, g, keys, n);
   uint32_t from = 0;
   if (hit) {
     hit->tick = ++pc->tick;
@@ -311,18 +359,11 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
   } else {
     pc->stats.misses++;
   }
-  for (uint32_t i = from; i < n && !st;) { /* K tokens per execution for a sequence model */
-    uint32_t c = n - i < g->seq ? n - i : g->seq;
-    st = holo_gen_feed_seq(g, tokens + i, c, err);
-    i += c;
-  }
+  if (!st) st = feed_recording(pc, g, tokens, from, n, checkpoints, n_cp, keys, err);
   if (!st) {
     g->gen_start = g->n_history;
     if (reused) *reused = from;
-    if (from < n && !find(pc, keys[n - 1])) {
-      holo_prompt_entry *e = insert(pc, g, keys[n - 1], n, g->state, g->logits);
-      if (e && pc->store) put_store(pc, g, e);
-    }
+    if (from < n) record(pc, g, keys[n - 1], n);
   }
   pc->a.free(pc->a.ctx, keys);
   return st;

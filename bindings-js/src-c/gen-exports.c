@@ -78,6 +78,15 @@ int wasm_gen_prefill_cached(holo_gen *g, wasm_pcache *w, const uint32_t *tokens,
   return st;
 }
 
+/* prefill_cached that also records the prefixes at checkpoints[0..n_cp) (ascending lengths). */
+EXPORT(holo_wasm_gen_prefill_checkpointed)
+int wasm_gen_prefill_checkpointed(holo_gen *g, wasm_pcache *w, const uint32_t *tokens, uint32_t n,
+                                  const uint32_t *checkpoints, uint32_t n_cp, uint32_t *reused, holo_error *err) {
+  holo_status st = holo_gen_prefill_checkpointed(g, &w->pc, tokens, n, checkpoints, n_cp, reused, err);
+  wasm_host_store_release(&w->host);
+  return st;
+}
+
 EXPORT(holo_wasm_pcache_stats) void wasm_pcache_stats_get(wasm_pcache *w, wasm_pcache_stats *out) {
   const holo_prompt_cache_stats *s = &w->pc.stats;
   out->lookups = s->lookups, out->hits = s->hits, out->misses = s->misses, out->tokens_reused = s->tokens_reused;

@@ -4,7 +4,7 @@ import { HologramError } from './errors.js';
 import { promptTokens } from './generator.js';
 import { topCount } from './generator-draws.js';
 
-const OPTIONS = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken', 'topLogprobs', 'promptCache', 'speculative']);
+const OPTIONS = new Set(['maxTokens', 'stopToken', 'seed', 'sampler', 'model', 'onToken', 'topLogprobs', 'promptCache', 'checkpoints', 'speculative']);
 
 function checkOptions(opts, isSession) {
   for (const k of Object.keys(opts)) if (!OPTIONS.has(k)) throw new HologramError('ARG', `generate: unknown option '${k}'`);
@@ -45,7 +45,7 @@ export function generate(h, session, prompt, opts, isSession) {
   const g = session.generator({ seed, sampler, model, logprobs: opts.onToken && !sp ? topLogprobs : undefined });
   let d = null;
   try {
-    const pre = g.prefill(toks, { promptCache: opts.promptCache ?? false });
+    const pre = g.prefill(toks, { promptCache: opts.promptCache, checkpoints: opts.checkpoints });
     const tokens = [];
     let spec;
     if (sp) {

@@ -160,7 +160,8 @@ function stepApi(h, rt, state, outp) {
      * Feeds the prompt (K tokens per execution for a sequence model) and marks
      * where generation starts. { promptCache: true | { maxBytes, maxEntries } }
      * restores the longest cached prefix first (the session's prompt cache,
-     * created on first use) and records the prompt.
+     * created on first use) and records the prompt; checkpoints: [n, ...]
+     * also records the prefixes of those lengths (implies promptCache).
      * Returns { reused, computed } (tokens restored / fed through the model).
      */
     prefill(tokens, o = {}) { const r = prefill(h, rt, this, alive(), tokens, o); state.generated = []; return r; },
@@ -193,10 +194,23 @@ function stepApi(h, rt, state, outp) {
   };
 }
 
+// checkpoints: prefix lengths (1..prompt length) to record besides the whole
+// prompt, as an ascending Uint32Array; [] when none.
+function checkpointList(cps, n) {
+  if (cps === undefined || cps === null) return [];
+  if (!Array.isArray(cps) && !ArrayBuffer.isView(cps)) throw new HologramError('ARG', 'prefill: checkpoints must be an array of prefix lengths');
+  const v = [...new Set(Array.from(cps, Number))].sort((a, b) => a - b);
+  for (const c of v) if (!Number.isInteger(c) || c < 1 || c > n) throw new HologramError('ARG', `prefill: checkpoint ${c} is not a prefix length in 1..${n}`);
+  return v;
+}
+
 function prefill(h, rt, api, g, tokens, o) {
   const x = rt.x;
   const toks = promptTokens(h, tokens, 'prefill');
-  const pc = o.promptCache ?? false;
+  const cps = checkpointList(o.checkpoints, toks.length);
+  if (cps.length && o.promptCache === false) throw new HologramError('ARG', 'prefill: checkpoints are recorded in the prompt cache (promptCache: false contradicts them)');
+  const pc = o.promptCache ?? cps.length > 0;
+  if (cps.length && typeof x.holo_wasm_gen_prefill_checkpointed !== 'function') throw new HologramError('UNSUPPORTED', 'prompt-cache checkpoints need a newer core module');
   if (pc && !h.pcache) setPromptCache(h, pc === true ? {} : pc);
   if (typeof x.holo_wasm_gen_prefill !== 'function') {
     if (pc) throw new HologramError('UNSUPPORTED', 'the prompt cache is not compiled into this core module');
@@ -204,13 +218,17 @@ function prefill(h, rt, api, g, tokens, o) {
     api.mark();
     return { reused: 0, computed: toks.length };
   }
-  const { at, size } = regions([['tokens', TOKEN * toks.length, TOKEN], ['reused', TOKEN, TOKEN]]);
+  const { at, size } = regions([['tokens', TOKEN * toks.length, TOKEN], ['cps', TOKEN * Math.max(1, cps.length), TOKEN], ['reused', TOKEN, TOKEN]]);
   const p = rt.alloc(size);
   try {
     new Uint32Array(rt.mem, p + at.tokens, toks.length).set(toks);
+    new Uint32Array(rt.mem, p + at.cps, cps.length).set(cps);
     const rp = p + at.reused;
     rt.dv().setUint32(rp, 0, true);
-    const st = pc ? withStore(h, () => x.holo_wasm_gen_prefill_cached(g, h.pcache, p + at.tokens, toks.length, rp, h.err)) : x.holo_wasm_gen_prefill(g, p + at.tokens, toks.length, h.err);
+    const cached = () => (cps.length
+      ? x.holo_wasm_gen_prefill_checkpointed(g, h.pcache, p + at.tokens, toks.length, p + at.cps, cps.length, rp, h.err)
+      : x.holo_wasm_gen_prefill_cached(g, h.pcache, p + at.tokens, toks.length, rp, h.err));
+    const st = pc ? withStore(h, cached) : x.holo_wasm_gen_prefill(g, p + at.tokens, toks.length, h.err);
     if (st !== 0) throw rt.error(h.err, st);
     const reused = rt.dv().getUint32(rp, true);
     return { reused, computed: toks.length - reused };

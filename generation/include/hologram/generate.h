@@ -397,6 +397,15 @@ void holo_prompt_cache_free(holo_prompt_cache *pc, holo_gen *g);
  * recomputed. */
 holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
                                     uint32_t *reused, holo_error *err);
+/* holo_gen_prefill_cached that also records the prefixes tokens[0..c) for
+ * each checkpoint c (ascending, 1 <= c <= n; else HOLO_ERR_ARG) that it
+ * computes, so a later prompt sharing only that prefix (a system prompt,
+ * then another question) restores it. A sequence model's executions end at
+ * each checkpoint. Checkpoints inside the restored prefix are not recorded
+ * (their states were not computed). */
+holo_status holo_gen_prefill_checkpointed(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
+                                          const uint32_t *checkpoints, uint32_t n_cp, uint32_t *reused,
+                                          holo_error *err);
 
 /* -------------------------------------------------- speculative decoding */
 
