@@ -42,6 +42,7 @@
 typedef struct conv_geom {
   size_t N, C, M, G, Cg, Mg;
   holo_k_win2d w;
+  bool packed; /* the weights are packed once per session (conv_packed_a): no direct 1x1 path */
 } conv_geom;
 
 /* A tensor with a zero-sized dim holds no bytes whatever its other dims, so
@@ -115,6 +116,7 @@ static holo_status conv_geometry(holo_kernel_call *c, conv_geom *g) {
   g->G = (size_t)group;
   g->Cg = (size_t)Cg;
   g->Mg = (size_t)(M / group);
+  g->packed = false;
   return HOLO_OK;
 }
 
@@ -188,14 +190,26 @@ static size_t conv_tasks(const conv_geom *g) {
 }
 
 /* The weights as the GEMM core's packed A (gemm.h), one block per group,
- * packed once per call where the core reads it so (im2col: a packed B) and
- * every weight is used by >= 128 output positions (below that the pass over the weights costs
- * about what the packed tile saves: resnet18's 512x4608 weights at 7x7). */
-static size_t conv_pa_floats(const conv_geom *g) {
+ * where the SIMD core reads it so: floats of the packed form, 0 where it
+ * does not. Packed once per session (holo_k_conv_f32_pack) this costs no
+ * pass per call, so every dense Conv with a packed-B GEMM of >= 4 rows
+ * gets it, 1x1 and small planes included (lraspp's 1x1 Convs ran the
+ * unpacked 4-row tile: 44 % of its samples, docs/benchmarks.md). */
+static size_t conv_session_pa_floats(const conv_geom *g) {
   size_t K = g->Cg * (size_t)(g->w.k[0] * g->w.k[1]), plane = (size_t)(g->w.out[0] * g->w.out[1]);
-  if (conv_is_depthwise(g) || conv_direct_1x1(g) || g->N * plane < 128) return 0;
+  if (conv_is_depthwise(g)) return 0;
   if (!holo_gemm_wants_packed_a(g->Mg, plane < CONV_CHUNK ? plane : CONV_CHUNK, K)) return 0;
   return g->G * holo_gemm_packed_a_floats(g->Mg, K);
+}
+
+/* The same, packed per call (weights that are not constant): only where
+ * im2col runs and every weight is used by >= 128 output positions (below
+ * that the pass over the weights costs about what the packed tile saves:
+ * resnet18's 512x4608 weights at 7x7). */
+static size_t conv_pa_floats(const conv_geom *g) {
+  size_t plane = (size_t)(g->w.out[0] * g->w.out[1]);
+  if (conv_direct_1x1(g) || g->N * plane < 128) return 0;
+  return conv_session_pa_floats(g);
 }
 
 /* The weights as packed once per session by holo_k_conv_f32_pack, or NULL. */
@@ -228,7 +242,7 @@ holo_status holo_k_conv_f32_pack(holo_pack_call *p) {
   if (p->input != 1 || c->n_inputs < 2 || c->inputs[0].dtype != HOLO_DT_F32 || c->inputs[1].dtype != HOLO_DT_F32 ||
       conv_geometry(c, &g)) /* infer says what is wrong */
     return HOLO_OK;
-  size_t pa = conv_pa_floats(&g), K = g.Cg * (size_t)(g.w.k[0] * g.w.k[1]);
+  size_t pa = conv_session_pa_floats(&g), K = g.Cg * (size_t)(g.w.k[0] * g.w.k[1]);
   if (!pa) return HOLO_OK;
   if (!p->dst) {
     p->bytes = holo_gemm_pack_bytes(pa);
@@ -245,16 +259,19 @@ holo_status holo_k_conv_f32_pack(holo_pack_call *p) {
 static size_t conv_ws_floats(const conv_geom *g, bool threads) {
   if (conv_is_depthwise(g)) return dw_tasks(g) * dw_slot_floats(g);
   if (conv_direct_1x1(g)) return 0;
-  return conv_pa_floats(g) + (threads ? conv_tasks(g) : 1) * conv_slot_floats(g);
+  return (g->packed ? 0 : conv_pa_floats(g)) + (threads ? conv_tasks(g) : 1) * conv_slot_floats(g);
 }
 
-/* 1x1, stride 1, no padding, plane a multiple of 4: the GEMM reads X as B
- * directly (see the header comment; a plane of 4k+1..3 would leave the
- * core's unpacked path single columns, slower than packing). */
+/* 1x1, stride 1, no padding, plane a multiple of 4, weights not packed
+ * once per session: the GEMM reads X as B directly (see the header
+ * comment; a plane of 4k+1..3 would leave the core's unpacked path single
+ * columns, slower than packing). With packed weights im2col's copy of X
+ * into panels costs less than the packed tile saves over the unpacked one. */
 static bool conv_direct_1x1(const conv_geom *g) {
   const holo_k_win2d *w = &g->w;
-  return w->k[0] == 1 && w->k[1] == 1 && w->stride[0] == 1 && w->stride[1] == 1 && w->pad_begin[0] == 0 &&
-         w->pad_begin[1] == 0 && w->pad_end[0] == 0 && w->pad_end[1] == 0 && (w->out[0] * w->out[1]) % 4 == 0;
+  return !g->packed && w->k[0] == 1 && w->k[1] == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
+         w->pad_begin[0] == 0 && w->pad_begin[1] == 0 && w->pad_end[0] == 0 && w->pad_end[1] == 0 &&
+         (w->out[0] * w->out[1]) % 4 == 0;
 }
 
 holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
@@ -267,8 +284,8 @@ holo_status holo_k_conv_f32_infer(holo_kernel_call *c) {
   if ((st = conv_geometry(c, &g))) return st;
   holo_gemm act = {0};
   if ((st = holo_k_gemm_act(c, "Conv", &act))) return st;
+  g.packed = conv_packed_a(c, &g) != 0; /* packed at the first run */
   c->workspace_bytes = conv_ws_floats(&g, c->parallel_for != 0) * sizeof(float);
-  if (conv_packed_a(c, &g)) c->workspace_bytes -= conv_pa_floats(&g) * sizeof(float); /* packed at the first run */
   /* one multiply-add per output and tap (im2col visits padding taps too) */
   uint64_t f[6] = {
       g.N, g.M, (uint64_t)g.w.out[0], (uint64_t)g.w.out[1], g.Cg, (uint64_t)(g.w.k[0] * g.w.k[1])};
@@ -372,6 +389,7 @@ holo_status holo_k_conv_f32_run(holo_kernel_call *c) {
     return HOLO_OK;
   }
   const float *Ap = conv_packed_a(c, &g);
+  g.packed = Ap != 0;
   size_t pa = Ap ? 0 : conv_pa_floats(&g);
   if (c->workspace_bytes < pa * sizeof(float)) pa = 0; /* infer sized it otherwise: no packing */
   conv_job J = {&g, X, Wt, B, Y, col + pa, &act, plane, xplane, K, conv_direct_1x1(&g), 0, 0, 0, !c->parallel_for, Ap};

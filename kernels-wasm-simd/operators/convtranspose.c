@@ -16,6 +16,11 @@
  * both operands contiguously and the last N % 8 columns run as a padded
  * panel instead of one strided dot product per element (autoencoder's
  * [144 x 32] x [32 x 49]: docs/benchmarks.md).
+ * Optional `holo_activation` (products.h: Relu, Clip, or an elementwise
+ * activation, fused by the converter) runs on each output plane after its
+ * bias, the activation kernel's own operation on the same value: the bytes
+ * of ConvTranspose then the activation, one pass and one dispatch fewer
+ * (autoencoder's Relu and Sigmoid).
  * Output size: stride * (in - 1) + output_padding + (k - 1) * dilation + 1
  * - pads, or output_shape with the padding it implies (SAME_UPPER puts the
  * odd pixel at the end, as the spec says). */
@@ -159,6 +164,8 @@ holo_status holo_k_convtranspose_infer(holo_kernel_call *c) {
   for (uint32_t k = 0; k < c->n_inputs; k++)
     if (!holo_k_absent(c, k) && (st = holo_k_check_input(c, "ConvTranspose", k, HOLO_DT_F32))) return st;
   if ((st = ct_geometry(c, &g))) return st;
+  holo_gemm act = {0};
+  if ((st = holo_k_gemm_act(c, "ConvTranspose", &act))) return st;
   uint64_t f[6] = {
       g.N, g.M, (uint64_t)(g.in[0] * g.in[1]), (uint64_t)g.in[2], g.Cg, (uint64_t)(g.k[0] * g.k[1] * g.k[2])};
   c->work = holo_k_work(6, f);
@@ -203,6 +210,7 @@ typedef struct {
   const float *cols, *B;
   float *Y; /* this image's output, all M planes */
   uint64_t grp;
+  const holo_gemm *act; /* the fused activation (no bias, no scale: holo_gemm_epi is only it) */
 } ct_job;
 
 /* Adds the column rows of one tap into plane y: the input rows [l0, h0) x
@@ -247,6 +255,11 @@ static void ct_col2im(void *arg, uint32_t mg) {
   if (J->B)
     for (int64_t o = 0; o < op; o++)
       y[o] += J->B[m];
+  const holo_gemm *a = J->act;
+  if (a->relu || a->lo_on || a->hi_on)
+    for (int64_t o = 0; o < op; o++)
+      y[o] = holo_gemm_epi(a, 0, 0, y[o]);
+  holo_gemm_act_apply(a, y, (size_t)op);
 }
 
 holo_status holo_k_convtranspose_run(holo_kernel_call *c) {
@@ -259,6 +272,8 @@ holo_status holo_k_convtranspose_run(holo_kernel_call *c) {
   if (g.Mg > UINT32_MAX) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConvTranspose: too many output channels");
   ct_ws w;
   ct_workspace(&g, &w); /* infer checked it fits */
+  holo_gemm act = {0};
+  holo_k_gemm_act(c, "ConvTranspose", &act); /* infer checked it */
   float *pb = cols + w.cols, *pa = pb + w.pb;
   for (uint64_t n = 0; n < g.N; n++)
     for (uint64_t grp = 0; grp < g.G; grp++) {
@@ -276,7 +291,7 @@ holo_status holo_k_convtranspose_run(holo_kernel_call *c) {
         for (size_t r = 0; r < rows * ip; r++)
           cols[r] = 0.0f;
       }
-      ct_job J = {&g, cols, holo_k_absent(c, 2) ? 0 : c->inputs[2].data, Y + n * g.M * op, grp};
+      ct_job J = {&g, cols, holo_k_absent(c, 2) ? 0 : c->inputs[2].data, Y + n * g.M * op, grp, &act};
       if (c->parallel_for && g.Mg > 1)
         c->parallel_for(c->pctx, (uint32_t)g.Mg, ct_col2im, &J);
       else

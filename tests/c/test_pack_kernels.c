@@ -172,11 +172,71 @@ static void conv_runs_on_its_packed_weights(void **st) {
   free(want), free(got), free(P1), free(X);
 }
 
+/* Packed once per session there is no per-call pass to amortize, so the
+ * SIMD builds pack every dense Conv's weights (conv2d.c
+ * conv_session_pa_floats): a 1x1 Conv (which then runs im2col and the
+ * packed tile instead of the direct unpacked path) and planes of fewer
+ * than 128 positions (7x7: lraspp-like) too, with the bytes of the
+ * unpacked run. The 4-output-channel case is gemm.h's M = 4 strip. */
+typedef struct {
+  int64_t x[4], w[4], pads[4];
+} conv_case;
+
+static void conv_case_setup(kt_call *k, const conv_case *cc, const float *X, const float *Wt, const float *Bias,
+                            const void *const *packed) {
+  int64_t bs[1] = {cc->w[0]};
+  kt_init(k, "Conv");
+  kt_attr_ints(k, "pads", 4, cc->pads);
+  kt_input(k, 0, HOLO_DT_F32, 4, cc->x, X);
+  kt_input(k, 1, HOLO_DT_F32, 4, cc->w, Wt);
+  kt_input(k, 2, HOLO_DT_F32, 1, bs, Bias);
+  k->call.packed = packed;
+}
+
+static void conv_1x1_and_small_planes_pack_too(void **st) {
+  (void)st;
+  static const conv_case cases[] = {
+      {{1, 16, 7, 8}, {8, 16, 1, 1}, {0, 0, 0, 0}},  /* 1x1, plane 56 (direct when unpacked) */
+      {{1, 24, 14, 14}, {4, 24, 1, 1}, {0, 0, 0, 0}}, /* 1x1, 4 output channels: one strip */
+      {{1, 3, 7, 7}, {12, 3, 3, 3}, {1, 1, 1, 1}},   /* 3x3 on a 7x7 plane: 49 < 128 positions */
+  };
+  for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+    const conv_case *cc = &cases[t];
+    size_t nx = (size_t)(cc->x[1] * cc->x[2] * cc->x[3]), nw = (size_t)(cc->w[0] * cc->w[1] * cc->w[2] * cc->w[3]);
+    uint64_t seed = 11 + t;
+    float *X = malloc(nx * 4), *W1 = malloc(nw * 4), *W2 = malloc(nw * 4), *Bias = malloc((size_t)cc->w[0] * 4);
+    kt_fill(X, nx, &seed, -1, 1);
+    kt_fill(W1, nw, &seed, -1, 1);
+    kt_fill(W2, nw, &seed, -1, 1);
+    kt_fill(Bias, (size_t)cc->w[0], &seed, -1, 1);
+    kt_call k;
+    size_t bytes, n1, n2;
+    conv_case_setup(&k, cc, X, W1, Bias, NULL);
+    void *P1 = packed_of(&k, 1, &bytes);
+    if (strcmp(holo_cpu_backend_variant(), "scalar") == 0) {
+      assert_null(P1);
+      kt_free(&k);
+    } else {
+      size_t K = (size_t)(cc->w[1] * cc->w[2] * cc->w[3]), strips = (size_t)(cc->w[0] + 3) / 4;
+      assert_int_equal(bytes, 64 + strips * 4 * K * sizeof(float));
+      float *want = exec_copy(&k, &n1); /* unpacked: the direct path for the 1x1 cases */
+      const void *pk[3] = {NULL, P1, NULL};
+      conv_case_setup(&k, cc, X, W2, Bias, pk); /* W2 given, W1 packed: W1's bytes */
+      float *got = exec_copy(&k, &n2);
+      assert_int_equal(n1, n2);
+      assert_memory_equal(got, want, n1);
+      free(want), free(got);
+    }
+    free(P1), free(X), free(W1), free(W2), free(Bias);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(matmul_and_gemm_run_on_their_packed_b),
       cmocka_unit_test(a_packed_form_of_other_operands_is_ignored),
       cmocka_unit_test(conv_runs_on_its_packed_weights),
+      cmocka_unit_test(conv_1x1_and_small_planes_pack_too),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
