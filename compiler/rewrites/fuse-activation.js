@@ -18,14 +18,14 @@
 // every intermediate feeds only the next step and none is a graph output,
 // the constants are one-element f32 of exactly those values.
 //
-// fuseActivation: A(P(...)) with P in Gemm / Conv / MatMul / holo.MatMulPacked
+// fuseActivation: A(P(...)) with P in Gemm / Conv / ConvTranspose / MatMul / holo.MatMulPacked
 // and A in Sigmoid / holo.SiLU / HardSwish / HardSigmoid / Gelu / Tanh -> P with
 // holo_activation = A (and A's attributes as holo_activation_<name>). The
 // product kernel runs A's own kernel over its results, in place: the pair's
 // bytes, one buffer and one dispatch fewer. Same conditions as fuse-relu.
 import { DT, A, readElems } from '../ir.js';
 
-const FUSABLE = new Set(['Gemm', 'Conv', 'MatMul', 'holo.MatMulPacked']);
+const FUSABLE = new Set(['Gemm', 'Conv', 'ConvTranspose', 'MatMul', 'holo.MatMulPacked']);
 const ACTIVATIONS = new Set(['Sigmoid', 'holo.SiLU', 'HardSwish', 'HardSigmoid', 'Gelu', 'Tanh']);
 
 export function fuseSilu(ir) {

@@ -1,4 +1,4 @@
-// Rewrite: Relu(Gemm|Conv|MatMul|holo.MatMulPacked(...)) -> the same node with
+// Rewrite: Relu(Gemm|Conv|ConvTranspose|MatMul|holo.MatMulPacked(...)) -> the same node with
 // holo_activation = "Relu" (docs/kernels.md). The kernels apply Relu last in
 // the GEMM epilogue (v < 0 ? 0 : v, NaN and -0 pass), exactly the Relu
 // kernel's operation on the same value, so the bytes are those of the pair.
@@ -13,7 +13,7 @@
 // MobileNet's ReLU6 (Conv + Clip(0, 6)) is the case this removes a pass for.
 import { DT, A, readElems } from '../ir.js';
 
-const FUSABLE = new Set(['Gemm', 'Conv', 'MatMul', 'holo.MatMulPacked']);
+const FUSABLE = new Set(['Gemm', 'Conv', 'ConvTranspose', 'MatMul', 'holo.MatMulPacked']);
 
 export function fuseRelu(ir) {
   let fused = 0;

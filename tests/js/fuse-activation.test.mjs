@@ -97,6 +97,25 @@ test('fuse-activation: Conv (1x1, 3x3, depthwise) / Gemm / MatMul + each activat
   }
 });
 
+test('fuse-relu / fuse-clip / fuse-activation: ConvTranspose (2-D, 1-D, no bias) + each activation -> one node, the pair\'s bytes', async () => {
+  for (const [act, at] of [['Relu', {}], ['Clip', null], ...ACTS]) {
+    const b = new OnnxBuilder(14);
+    b.input('x', FLOAT, [1, 6, 5, 4]);
+    b.init('w', FLOAT, [6, 4, 3, 3], rand(216, 0.9)).init('c', FLOAT, [4], rand(4, 0.3));
+    b.init('w1', FLOAT, [4, 3, 2], rand(24, 0.9)).init('lo', FLOAT, [], [-0.25]).init('hi', FLOAT, [], [0.5]);
+    const a = (x, y) => act === 'SiLU' ? b.node('Sigmoid', [x], [`${y}_s`]).node('Mul', [x, `${y}_s`], [y])
+      : act === 'Clip' ? b.node('Clip', [x, 'lo', 'hi'], [y]) : b.node(act, [x], [y], at);
+    b.node('ConvTranspose', ['x', 'w', 'c'], ['h'], { strides: [2, 2], pads: [1, 1, 1, 1], output_padding: [1, 1] }); a('h', 'r');
+    b.node('Reshape', ['r', 'shp'], ['r1']).init('shp', 7, [3], [1, 4, 80]);
+    b.node('ConvTranspose', ['r1', 'w1'], ['t'], { strides: [2] }); a('t', 'y');
+    b.output('y', FLOAT, [1, 3, 160]);
+    const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(120, 4), shape: [1, 6, 5, 4] } });
+    assert.equal(ops.filter((o) => o !== 'Reshape'), ['ConvTranspose', 'ConvTranspose'], act);
+    const want = act === 'SiLU' ? 'holo.SiLU' : act;
+    for (const n of fused.graph.nodes) if (n.op === 'ConvTranspose') assert.is(attr(n, 'holo_activation'), want, `${act} on ConvTranspose`);
+  }
+});
+
 test('fuse-activation: a big MatMul (split into tasks) + Sigmoid, and what must not fuse', async () => {
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [130, 96]);
