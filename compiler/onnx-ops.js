@@ -20,6 +20,7 @@ import { GATHER_OPS } from './onnx-ops-gather.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 import { DETECT_OPS } from './onnx-ops-detect.js';
 import { SIGNAL_OPS } from './onnx-ops-signal.js';
+import { MAX_NODE_IN } from './holo-writer.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -234,7 +235,20 @@ OPS.Concat = {
   norm(ctx, n) {
     // Concat-1 (opsets 1-3) has an optional axis, 1 by default; Concat-4 requires it
     if (n.attrs.axis === undefined && ctx.opset >= 4) throw new Unsupported(`required attribute 'axis' is missing`);
-    ctx.emit('Concat', n.inputs, n.outputs, { axis: A.int(attr(n, 'axis', 1)) });
+    const axis = { axis: A.int(attr(n, 'axis', 1)) };
+    // a node holds at most MAX_NODE_IN inputs (the format's bound); a longer
+    // Concat (ssdlite's per-class boxes: 90) becomes Concats of runs of
+    // inputs, then one of those: a copy in the same order, the same bytes
+    let ins = n.inputs;
+    while (ins.length > MAX_NODE_IN) {
+      const runs = [];
+      for (let i = 0; i < ins.length; i += MAX_NODE_IN) {
+        const run = ins.slice(i, i + MAX_NODE_IN);
+        runs.push(run.length === 1 ? run[0] : ctx.emit('Concat', run, [ctx.tmp(`${n.outputs[0]}_run`)], axis)[0]);
+      }
+      ins = runs;
+    }
+    ctx.emit('Concat', ins, n.outputs, axis);
   },
 };
 

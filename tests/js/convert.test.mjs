@@ -341,4 +341,38 @@ test('holo CLI: convert (with --shape), info, and exit code 2 on a refusal', () 
   fs.rmSync(dir, { recursive: true });
 });
 
+test('Concat of more inputs than a node holds (64): runs of Concats, the same bytes as onnxruntime', async () => {
+  for (const [count, axis] of [[64, 1], [65, 1], [90, 0], [200, -1]]) {
+    // three inputs (1..3 wide along the axis; the binding takes at most 64
+    // ports) and `count` computed operands x_len * (i + 1), so the sizes vary
+    // and a run boundary in the wrong place moves values
+    const b = new OnnxBuilder(13);
+    const shapeOf = (len) => (axis === 0 ? [len, 2] : [2, len]);
+    const feeds = {};
+    for (const len of [1, 2, 3]) {
+      b.input(`x${len}`, FLOAT, shapeOf(len));
+      feeds[`x${len}`] = { data: rand(2 * len, 1), shape: shapeOf(len) };
+    }
+    const operands = [];
+    for (let i = 0; i < count; i++) {
+      b.init(`k${i}`, FLOAT, [], [i + 1]).node('Mul', [`x${1 + (i % 3)}`, `k${i}`], [`m${i}`]);
+      operands.push(`m${i}`);
+    }
+    b.node('Concat', operands, ['y'], { axis });
+    b.output('y', FLOAT, null);
+    const bytes = b.bytes();
+    const { holo, graph } = convert(bytes);
+    const concats = graph.nodes.filter((n) => n.op === 'Concat');
+    assert.ok(concats.every((n) => n.inputs.length <= 64), `${count}: a node over 64 inputs`);
+    // a run of one input is that input itself, not a Concat of it
+    const runs = Math.floor(count / 64) + (count % 64 > 1 ? 1 : 0);
+    assert.is(concats.length, count <= 64 ? 1 : runs + 1, `${count}: Concat nodes`);
+    const [want] = await ortRun(bytes, feeds);
+    const [got] = holoRun(holo, Object.values(feeds));
+    assert.equal(got.shape, [...want.dims]);
+    assert.equal(Buffer.from(got.data.buffer, got.data.byteOffset, got.data.byteLength),
+      Buffer.from(want.data.buffer, want.data.byteOffset, want.data.byteLength), `${count} inputs, axis ${axis}`);
+  }
+});
+
 test.run();
