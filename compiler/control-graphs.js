@@ -14,7 +14,7 @@
 // swallow them, and remove-identity's renames reach them; at emit time
 // captures[k] is read as whatever inputs[nIn + k] has become
 // (compiler/emit-graphs.js).
-import { Unsupported } from './ir.js';
+import { runtimeValue } from './seq-values.js';
 
 /** Every name `nodes` and `outputs` read that they do not bind themselves, in order of first read. */
 function freeNames(nodes, outputs, bound) {
@@ -65,10 +65,11 @@ function dropIdentities(graph) {
  */
 export function buildGraph(ctx, role, decl, names, prefix, build) {
   const inputs = decl.map((d, k) => ctx.defineGraphInput(`${prefix}/${names[k] ?? `in${k}`}`, d.dtype, d.shape));
-  const { result, nodes } = ctx.collect(() => build(inputs));
+  // a sequence or optional enters as a run-time value (compiler/seq-values.js)
+  inputs.forEach((x, k) => { if (decl[k].list) ctx.value(x).list = decl[k].list; });
+  // and a tracked one leaves as one, made inside the graph
+  const { result, nodes } = ctx.collect(() => build(inputs).map((o) => (o && ctx.seq(o) ? runtimeValue(ctx, o) : o)));
   const g = { name: role, inputs, nodes, outputs: result };
-  for (const [k, o] of g.outputs.entries())
-    if (ctx.seq(o)) throw new Unsupported(`${role} output ${k} is a sequence or optional, and a nested graph at run time holds only tensors (sequences exist only at convert time)`);
   dropIdentities(g);
   return g;
 }
@@ -83,7 +84,10 @@ export function emitControl(ctx, op, name, operands, graphs, outputs) {
   const bound = new Set(graphs.flatMap((g) => g.inputs));
   const captures = [];
   for (const g of graphs) for (const x of freeNames(g.nodes, g.outputs, bound)) if (!captures.includes(x)) captures.push(x);
-  for (const o of outputs) ctx.defineNodeValue(o.name, o.dtype, o.shape);
+  for (const o of outputs) {
+    ctx.defineNodeValue(o.name, o.dtype, o.shape);
+    if (o.list) ctx.value(o.name).list = o.list;
+  }
   const node = { op, name, inputs: [...operands, ...captures], nIn: operands.length, captures: [...captures],
     outputs: outputs.map((o) => o.name), attrs: {}, noFold: true, graphs };
   ctx.pushNode(node);

@@ -191,6 +191,14 @@ function importValues(ir, g, shapes, report) {
   const bind = bindShapes(g, shapes, inits);
   for (const inp of g.inputs) {
     if (inits.has(inp.name)) continue; // an initializer that is also an input is a constant
+    if (inp.list) {
+      // a sequence or optional: one byte string of the encoding (docs/holo-format.md §4b)
+      const shape = [symbolFor(inp.name, 0, usedSyms)];
+      ir.addValue({ name: inp.name, dtype: inp.list.dtype, shape, kind: 'input', list: { elem: inp.list.elem, elemSeq: inp.list.elemSeq } });
+      ir.inputs.push(inp.name);
+      report.inputs.push({ name: inp.name, dtype: inp.list.dtype === 128 ? 'sequence' : 'optional', shape });
+      continue;
+    }
     if (inp.nonTensor) throw new Error(`unsupported input '${inp.name}': type ${inp.nonTensor} (only tensors are supported)`);
     if (!DTYPE_SIZE.has(inp.dtype)) throw new Error(`unsupported input '${inp.name}': data type ${dtypeName(inp.dtype)}`);
     let shape;
@@ -210,7 +218,6 @@ function addGraphOutputs(ir, g) {
     // ir.get, not ir.has: '' (an absent optional) may be in the map as a placeholder
     const v = ir.get(o.name);
     if (!v) throw new Error(`graph output '${o.name}' is not produced by any node`);
-    if (v.kind === 'seq') throw new Error(`unsupported graph output '${o.name}': a ${v.optional ? 'optional' : 'sequence'} (sequences and optionals exist only at convert time; only tensors are stored)`);
     ir.outputs.push(o.name);
   }
 }

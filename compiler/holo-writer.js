@@ -30,6 +30,8 @@ export const KIND = { input: 0, const: 1, node: 2, 'graph-input': 3 };
 export const KIND_NAMES = ['input', 'const', 'node', 'graph-input'];
 export const DTYPE_SIZE = new Map([
   [1, 4], [2, 1], [3, 1], [4, 2], [5, 2], [6, 4], [7, 8], [9, 1], [10, 2], [11, 8], [12, 4], [13, 8], [16, 2],
+  // a sequence and an optional: one byte string each (docs/holo-format.md §4b)
+  [128, 1], [129, 1],
 ]);
 export const ATTR_TYPES = { int: 1, float: 2, ints: 3, floats: 4, string: 5 };
 export const ATTR_TYPE_NAMES = [null, 'int', 'float', 'ints', 'floats', 'string'];

@@ -5,6 +5,7 @@
 //
 //   normalizeNodes(ir, graph, nodes, { opset, fold, report, progress }) -> sets ir.nodes
 //   (nodes: the graph's nodes in topological order, compiler/toposort.js)
+import { runtimeValue } from './seq-values.js';
 import { DT, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from './ir.js';
 import { OPS, Unsupported } from './onnx-ops.js';
 import { MSFT_OPS } from './onnx-ops-msft.js';
@@ -222,6 +223,14 @@ export function normalizeNodes(ir, g, nodes, { opset, fold, report, progress }) 
     normalizeOne(ir, ctx, state, n);
   }
   progress('nodes', nNodes, nNodes);
+  // a sequence the graph outputs exists at run time (compiler/seq-values.js)
+  for (const o of g.outputs) {
+    const v = ir.get(o.name);
+    if (v?.kind !== 'seq') continue;
+    state.cur = { opType: 'SequenceConstruct', name: o.name, inputs: [], outputs: [o.name] };
+    ir.values.delete(o.name);
+    runtimeValue(ctx, o.name, o.name, v);
+  }
   ir.nodes = state.out;
   state.out = null; // the context emits nothing after this stage
 }

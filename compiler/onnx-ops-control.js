@@ -13,6 +13,7 @@
 import { A, attr, DT, readElems, isConcrete, Unsupported, writeElems, numel } from './ir.js';
 import { reshapeTarget } from './onnx-ops.js';
 import { buildGraph, subgraph, emitControl } from './control-graphs.js';
+import { isList, runtimeValue } from './seq-values.js';
 
 /** Most iterations a Loop or Scan is unrolled to. */
 export const MAX_UNROLL = 1024;
@@ -82,7 +83,7 @@ function selectBranches(ctx, n, cond0, t, e, emitted) {
   const cond = cs && cs.length ? ctx.reshapeTo(cond0, []) : cond0;
   n.outputs.forEach((o, k) => {
     if (!o) return;
-    if (ctx.seq(t[k]) || ctx.seq(e[k])) throw new Unsupported(`output ${k} is a sequence chosen at run time (sequences exist only at convert time)`);
+    if (ctx.seq(t[k]) || ctx.seq(e[k]) || isList(ctx.value(t[k])) || isList(ctx.value(e[k]))) throw new CannotInline(`output ${k} is a sequence or optional chosen at run time: the If runs as a construct`);
     const a = ctx.value(t[k]), b = ctx.value(e[k]);
     if (a.dtype !== b.dtype) throw new Unsupported(`output ${k}: the branches give dtypes ${a.dtype} and ${b.dtype}`);
     if (!a.shape || !b.shape || JSON.stringify(a.shape) !== JSON.stringify(b.shape))
@@ -121,8 +122,7 @@ function outNames(ctx, n, count, tag) {
 /** If as a construct: only the taken branch runs at run time (the branches may differ in shape, and fail). */
 function ifConstruct(ctx, n, thenG, elseG, tag) {
   const cond = n.inputs[0];
-  if (ctx.seq(cond)) throw new Unsupported('the condition is a sequence');
-  if (ctx.value(cond).dtype !== DT.bool) throw new Unsupported(`the condition '${cond}' is of dtype ${ctx.value(cond).dtype}, not bool`);
+  if (ctx.seq(cond) || isList(ctx.value(cond))) throw new Unsupported('the condition is a sequence or optional');
   const t = subgraph(ctx, 'then_branch', thenG, [], `${tag}/then`);
   const e = subgraph(ctx, 'else_branch', elseG, [], `${tag}/else`);
   if (t.outputs.length !== e.outputs.length) throw new Unsupported(`the branches give ${t.outputs.length} and ${e.outputs.length} outputs`);
@@ -132,6 +132,7 @@ function ifConstruct(ctx, n, thenG, elseG, tag) {
   const outs = t.outputs.map((o, k) => {
     const a = ctx.value(o), b = ctx.value(e.outputs[k]);
     if (a.dtype !== b.dtype) throw new Unsupported(`output ${k}: the branches give dtypes ${a.dtype} and ${b.dtype}`);
+    if (isList(a)) return { name: names[k], dtype: a.dtype, shape: null, list: a.list?.elem ? a.list : b.list };
     return { name: names[k], dtype: a.dtype, shape: mergeShapes(a.shape, b.shape, mk) };
   });
   emitControl(ctx, 'If', n.name, [cond], [t, e], outs);
@@ -219,7 +220,7 @@ function unrollLoop(ctx, n, body, { trips, useCond, c0 }, nCarried, nScan, tag) 
 function loopBody(ctx, make, cond, init, nCarried, tag) {
   const { fresh, mk } = symbols(ctx, tag);
   let decl = [{ dtype: DT.i64, shape: [] }, { dtype: DT.bool, shape: cond ? ctx.shape(cond) : [] },
-    ...init.map((x) => ({ dtype: ctx.value(x).dtype, shape: ctx.shape(x) }))];
+    ...init.map((x) => ({ dtype: ctx.value(x).dtype, shape: isList(ctx.value(x)) ? null : ctx.shape(x), list: ctx.value(x).list }))];
   for (let attempt = 0; ; attempt++) {
     const g = make(decl);
     if (g.outputs.length < 1 + nCarried) throw new Unsupported(`the body gives ${g.outputs.length} outputs for ${nCarried} loop-carried values (+ 1)`);
@@ -257,7 +258,8 @@ function declareScanShapes(ctx, g, declared, from) {
 function loopConstruct(ctx, n, body, nCarried, nScan, tag) {
   const [m, cond] = n.inputs;
   const init = n.inputs.slice(2);
-  for (const x of init) if (ctx.seq(x)) throw new Unsupported(`the loop-carried value '${x}' is a sequence and the trip count or condition is known only at run time (sequences exist only at convert time)`);
+  // a tracked sequence carried at run time is made a run-time value (compiler/seq-values.js)
+  for (const [k, x] of init.entries()) if (ctx.seq(x)) init[k] = runtimeValue(ctx, x);
   if (m && ctx.value(m).dtype !== DT.i64) throw new Unsupported(`the trip count '${m}' is of dtype ${ctx.value(m).dtype}, not int64`);
   if (cond && ctx.value(cond).dtype !== DT.bool) throw new Unsupported(`the condition '${cond}' is of dtype ${ctx.value(cond).dtype}, not bool`);
   const make = (decl) => subgraph(ctx, 'body', body, decl, `${tag}/body`);

@@ -16,6 +16,7 @@ import { LOSS_OPS } from './onnx-ops-loss.js';
 import { conv3d, pool3d } from './onnx-ops-3d.js';
 import { CONTROL_OPS } from './onnx-ops-control.js';
 import { SEQUENCE_OPS } from './onnx-ops-seq.js';
+import { SEQMAP_OPS } from './onnx-ops-seqmap.js';
 import { GATHER_OPS } from './onnx-ops-gather.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 import { DETECT_OPS } from './onnx-ops-detect.js';
@@ -83,7 +84,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -546,7 +547,17 @@ OPS.Constant = {
 OPS.Identity = {
   attrs: [],
   // a sequence (compiler/onnx-ops-seq.js) is the same list under a new name
-  norm: (ctx, n) => (ctx.seq(n.inputs[0]) ? ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), ctx.value(n.inputs[0]).dtype, ctx.value(n.inputs[0]).optional) : ctx.emit('Identity', n.inputs, n.outputs, {})),
+  norm(ctx, n) {
+    const x = ctx.value(n.inputs[0]);
+    if (ctx.seq(n.inputs[0])) {
+      ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), x.dtype, x.optional);
+      ctx.value(n.outputs[0]).elemSeq = x.elemSeq;
+      return;
+    }
+    ctx.emit('Identity', n.inputs, n.outputs, {});
+    // a run-time sequence keeps what it holds (compiler/seq-values.js)
+    if (x.list) Object.assign(ctx.value(n.outputs[0]), { dtype: x.dtype, shape: x.shape, list: x.list });
+  },
 };
 OPS.Dropout = {
   attrs: ['ratio', 'seed', 'is_test'],

@@ -157,7 +157,7 @@ export function decodeAttr(a, where, ctx = {}) {
       if (!a.g) throw new Error(`${where} attribute '${a.name}': of type GRAPH but holds no graph`);
       return { type: 'graph', value: decodeGraph(a.g, ctx), why: 'a subgraph attribute' };
     // a TypeProto (Optional's `type`): the element type of a tensor type, else unknown (0)
-    case ATTR.TYPE_PROTO: return { type: 'typeproto', value: a.tp?.tensorType?.elemType ?? 0, why: 'a type attribute' };
+    case ATTR.TYPE_PROTO: return { type: 'typeproto', value: a.tp?.tensorType?.elemType ?? a.tp?.sequenceType?.elemType?.tensorType?.elemType ?? 0, seq: !!a.tp?.sequenceType, why: 'a type attribute' };
     case ATTR.GRAPHS: return { type: 'other', value: null, why: 'a list of subgraphs' };
     default: return { type: 'other', value: null, why: `an attribute of type ${t}` };
   }
@@ -170,6 +170,8 @@ export function decodeAttr(a, where, ctx = {}) {
  */
 export function decodeValueInfo(vi) {
   const tt = vi.type?.tensorType;
+  const list = listType(vi.type);
+  if (list) return { name: vi.name, dtype: list.dtype, shape: null, list };
   if (!tt) {
     const kind = vi.type ? Object.keys(vi.type).find((k) => vi.type[k] && k !== 'denotation') : undefined;
     return { name: vi.name, dtype: 0, shape: null, nonTensor: kind ?? 'unknown type' };
@@ -185,6 +187,28 @@ export function decodeValueInfo(vi) {
     return null; // neither field set: unknown dim
   });
   return { name: vi.name, dtype, shape };
+}
+
+/**
+ * A sequence or optional TypeProto -> { dtype: 128 (sequence) | 129
+ * (optional), elem: the tensors' dtype, elemSeq: an optional's element is a
+ * sequence }, or null (a tensor, or a type the archive cannot hold: a map,
+ * a sequence of sequences, an optional of an optional).
+ */
+export function listType(t) {
+  const tensorElem = (x) => (x?.tensorType ? x.tensorType.elemType ?? 0 : null);
+  if (t?.sequenceType) {
+    const e = tensorElem(t.sequenceType.elemType);
+    return e === null ? null : { dtype: 128, elem: e, elemSeq: false };
+  }
+  if (t?.optionalType) {
+    const inner = t.optionalType.elemType;
+    const e = tensorElem(inner);
+    if (e !== null) return { dtype: 129, elem: e, elemSeq: false };
+    const s = inner?.sequenceType ? tensorElem(inner.sequenceType.elemType) : null;
+    return s === null ? null : { dtype: 129, elem: s, elemSeq: true };
+  }
+  return null;
 }
 
 function decodeGraph(g, ctx) {

@@ -131,12 +131,33 @@ holo_status holo__s_scalar_of(holo_session *s, uint32_t i, holo_entry *e, uint32
   return HOLO_OK;
 }
 
+/* An If condition (format §4a): one element of bool or any numeric dtype,
+ * nonzero = true as ONNX has it (a float NaN is nonzero; -0.0 is zero). */
+static holo_status if_cond(holo_session *s, uint32_t i, const holo_entry *e, bool *out, holo_error *err) {
+  const holo_ar_node *n = &s->ar.nodes[i];
+  size_t es = e ? holo_dtype_size(e->dtype) : 0;
+  if (!e || es == 0 || holo_dtype_is_list(e->dtype) || e->buf->bytes != es)
+    return holo_err(err, HOLO_ERR_KERNEL,
+                    NODE_FMT ": the condition must be one bool or numeric element (got dtype %u, %zu bytes)",
+                    NODE_ARGS(i, n), e ? e->dtype : 0, e ? e->buf->bytes : 0);
+  const uint8_t *p = e->buf->data;
+  uint64_t v = 0;
+  for (size_t k = 0; k < es; k++)
+    v |= (uint64_t)p[k] << (8 * k);
+  /* floats: zero is +0 and -0 (every bit but the sign clear) */
+  uint64_t sign = (uint64_t)1 << (8 * es - 1);
+  bool is_float = e->dtype == HOLO_DT_F32 || e->dtype == HOLO_DT_F64 || e->dtype == HOLO_DT_F16 ||
+                  e->dtype == HOLO_DT_BF16;
+  *out = is_float ? (v & ~sign) != 0 : v != 0;
+  return HOLO_OK;
+}
+
 /* If: only the taken branch runs; its outputs become the node's (same
  * entries, same labels). */
 static holo_status run_if(holo_session *s, uint32_t i, holo_error *err) {
   const holo_ar_node *n = &s->ar.nodes[i];
-  int64_t cond;
-  holo_status st = holo__s_scalar_of(s, i, s->slot[n->in[0]], HOLO_DT_BOOL, "the condition", &cond, err);
+  bool cond;
+  holo_status st = if_cond(s, i, s->slot[n->in[0]], &cond, err);
   if (st) return st;
   uint32_t g = n->first_graph + (cond ? 0 : 1);
   st = holo__s_run_graph(s, g, err);

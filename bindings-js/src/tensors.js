@@ -5,6 +5,7 @@
 import { HologramError } from './errors.js';
 import { isBuffer } from './args.js';
 import { CONST, Struct } from './layout.js';
+import { decodeList, encodeInput, isListPort, OPT, SEQ } from './sequences.js';
 
 // holo_dtype (the ONNX TensorProto numbering): name and typed array.
 const DT = [['F32', 'float32', Float32Array], ['U8', 'uint8', Uint8Array], ['I8', 'int8', Int8Array], ['U16', 'uint16', Uint16Array],
@@ -21,7 +22,8 @@ const PORT = new Struct('holo_port_info', ['name', 'name_len', 'dtype', 'rank', 
 const DIM = VIEW.extent('shape').size; // bytes of one int64 dimension
 
 /** The dtype name of a holo_dtype code (the code as a string when unknown). */
-export const dtypeName = (code) => DTYPES[code] ?? String(code);
+export const dtypeName = (code) => (code === SEQ ? 'sequence' : code === OPT ? 'optional' : DTYPES[code] ?? String(code));
+const CODES = { sequence: SEQ, optional: OPT };
 const isTensorObject = (t) => t !== null && typeof t === 'object' && !ArrayBuffer.isView(t) && !isBuffer(t) && !Array.isArray(t) && 'data' in t;
 const arrayName = (A) => (A === Uint8Array ? 'Uint8Array' : A.name);
 
@@ -61,6 +63,12 @@ function shapeOf(shape, where) {
 /** Bytes and shape of one input, checked against its port. */
 function inputBytes(t, port, i) {
   const where = `input ${i} (${port.name})`;
+  if (isListPort(port)) {
+    if (t === undefined) throw new HologramError('INPUT', `${where}: missing (an empty optional is null)`);
+    return encodeInput(t, port, where);
+  }
+  if (isListPort({ dtypeCode: CODES[t?.dtype] }) || Array.isArray(t) && t.length && isTensorObject(t[0]))
+    throw new HologramError('INPUT', `${where}: a sequence or optional given where the port takes a ${port.dtype} tensor`);
   if (t === undefined || t === null) throw new HologramError('INPUT', `${where}: missing`);
   let data = t, shape;
   if (isTensorObject(t)) {
@@ -135,6 +143,12 @@ function readView(rt, dv, v) {
 }
 
 function tensorOf(rt, r, copy) {
+  if (r.dtypeCode === SEQ || r.dtypeCode === OPT) {
+    // a sequence or optional: decoded into its own arrays (a copy), its label kept
+    const v = decodeList(new Uint8Array(rt.mem, r.ptr, r.byteLength).slice(), r.dtypeCode);
+    if (v !== null) Object.defineProperty(v, 'label', { value: r.label, enumerable: false });
+    return v;
+  }
   const A = ARRAYS[r.dtypeCode] ?? Uint8Array;
   let data;
   if (!copy && r.ptr % A.BYTES_PER_ELEMENT === 0 && r.byteLength % A.BYTES_PER_ELEMENT === 0) data = new A(rt.mem, r.ptr, r.byteLength / A.BYTES_PER_ELEMENT);

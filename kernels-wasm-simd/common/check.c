@@ -41,6 +41,8 @@ const char *holo_k_dtype_name(uint32_t dt) {
   case HOLO_DT_F64: return "f64";
   case HOLO_DT_U32: return "u32";
   case HOLO_DT_U64: return "u64";
+  case HOLO_DT_SEQ: return "sequence";
+  case HOLO_DT_OPT: return "optional";
   default: return "unknown dtype";
   }
 }
@@ -70,6 +72,11 @@ holo_status holo_k_check_input(holo_kernel_call *c, const char *op, uint32_t idx
   if (want && t->dtype != want)
     return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: input %u has dtype %s, expected %s", op, idx,
                        holo_k_dtype_name(t->dtype), holo_k_dtype_name(want));
+  /* a sequence or optional is one byte string to the sequence kernels only:
+   * an "any dtype" kernel given one would treat the encoding as elements */
+  if (!want && holo_dtype_is_list(t->dtype))
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: input %u is a%s %s, a tensor is expected", op, idx,
+                       t->dtype == HOLO_DT_OPT ? "n" : "", holo_k_dtype_name(t->dtype));
   if (holo_dtype_size(t->dtype) == 0)
     return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: input %u has unknown dtype %u", op, idx,
                        t->dtype);

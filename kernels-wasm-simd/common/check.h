@@ -40,7 +40,8 @@ static inline holo_status holo_k_infer_begin(holo_kernel_call *c, const char *op
   return holo_k_check_arity(c, op, min_in, max_in, max_out);
 }
 
-/* Input idx is present, of dtype want (0: any known dtype), rank <= 8,
+/* Input idx is present, of dtype want (0: any known tensor dtype, not a
+ * sequence or optional), rank <= 8,
  * non-negative dims, addressable size, and its buffer holds that many bytes. */
 holo_status holo_k_check_input(holo_kernel_call *c, const char *op, uint32_t idx, uint32_t want);
 

@@ -16,7 +16,7 @@ static int64_t small_int(const void *p, uint32_t dt, size_t i) {
   }
 }
 
-bool holo_k_numeric(uint32_t dt) { return dt != 0 && holo_dtype_size(dt) != 0; }
+bool holo_k_numeric(uint32_t dt) { return dt != 0 && holo_dtype_size(dt) != 0 && !holo_dtype_is_list(dt); }
 
 double holo_k_load_f64(const void *p, uint32_t dt, size_t i) {
   switch (dt) {

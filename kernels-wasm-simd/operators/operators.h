@@ -92,6 +92,12 @@ holo_status holo_k_rnn_pack(holo_pack_call *p);
 holo_status holo_k_gru_pack(holo_pack_call *p);
 holo_status holo_k_lstm_pack(holo_pack_call *p);
 
+    /* sequences and optionals over the encoding of holo-format.md §4b
+     * (sequence.c, sequence-split.c, optional.c) */
+    HOLO_K_OPERATOR(seqempty) HOLO_K_OPERATOR(seqconstruct) HOLO_K_OPERATOR(seqinsert) HOLO_K_OPERATOR(seqerase)
+        HOLO_K_OPERATOR(seqat) HOLO_K_OPERATOR(seqlength) HOLO_K_OPERATOR(splittoseq)
+            HOLO_K_OPERATOR(concatfromseq) HOLO_K_OPERATOR(optional) HOLO_K_OPERATOR(opthas) HOLO_K_OPERATOR(optget)
+
     /* the views (views.c): alias input 0, nothing to run */
     holo_status holo_k_reshape_infer(holo_kernel_call *c);
 holo_status holo_k_flatten_infer(holo_kernel_call *c);

@@ -28,7 +28,7 @@ static holo_status w_check(holo_kernel_call *c, int w, int64_t *size, uint32_t *
   if (*size < 0 || *size > ((int64_t)1 << 31))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: size %lld is outside [0, 2^31]", op, (long long)*size);
   int64_t d = holo_attr_int(c, "output_datatype", HOLO_DT_F32), p = holo_attr_int(c, "periodic", 1);
-  if (d <= 0 || d > 0xffff || d == HOLO_DT_BOOL || holo_dtype_size((uint32_t)d) == 0)
+  if (d <= 0 || d > 0xffff || d == HOLO_DT_BOOL || holo_dtype_size((uint32_t)d) == 0 || holo_dtype_is_list((uint32_t)d))
     return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: output_datatype %lld is not supported", op,
                        (long long)d);
   if (p != 0 && p != 1) return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: periodic must be 0 or 1", op);

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { init } from '../../bindings-js/index.js';
 import { convert } from '../../compiler/convert.js';
 import { readModel, readTensor } from '../../compiler/onnx-reader.js';
+import { readOptional, readSequence } from './seq-proto.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITES = ['node', 'pytorch-converted', 'pytorch-operator', 'simple'];
@@ -104,6 +105,37 @@ function compare(got, want, k) {
   return `output ${k}: ${bad}/${a.length} elements differ (first at ${first}: got ${a[first]}, expected ${b[first]}${worst ? `; max abs diff ${worst.toExponential(3)}` : ''})`;
 }
 
+// Sequence and optional ports (docs/holo-format.md §4b): their .pb files are
+// SequenceProto / OptionalProto; a session takes and gives arrays of tensors
+// (a sequence) and null / a tensor / an array (an optional).
+const LIST = new Set(['sequence', 'optional']);
+function readData(bytes, port) {
+  if (port?.dtype === 'sequence') return { sequence: readSequence(bytes) };
+  if (port?.dtype === 'optional') return { optional: readOptional(bytes) };
+  return readTensor(bytes);
+}
+const elemFeed = (t) => ({ data: t.bytes, dtype: Object.keys(CODES).find((k) => CODES[k] === t.dtype), shape: t.dims });
+function feed(t, port) {
+  if (!LIST.has(port.dtype)) return { data: t.bytes, shape: t.dims };
+  if (t.sequence) return t.sequence.map(elemFeed);
+  const o = t.optional;
+  return o === null ? null : o.tensor ? elemFeed(o.tensor) : o.sequence.map(elemFeed);
+}
+/** null when `got` (a tensor, an array of tensors, or null) equals `want`, else a message. */
+function compareValue(got, want, k) {
+  if (!('sequence' in want) && !('optional' in want)) return Array.isArray(got) || got === null ? `output ${k}: a sequence or optional, expected a tensor` : compare(got, want, k);
+  const w = want.sequence ?? (want.optional === null ? null : want.optional.tensor ?? want.optional.sequence);
+  if (w === null) return got === null ? null : `output ${k}: expected an empty optional`;
+  if (!Array.isArray(w)) return got && !Array.isArray(got) ? compare(got, w, k) : `output ${k}: expected a tensor in the optional`;
+  if (!Array.isArray(got)) return `output ${k}: expected a sequence`;
+  if (got.length !== w.length) return `output ${k}: a sequence of ${got.length}, expected ${w.length}`;
+  for (let j = 0; j < w.length; j++) {
+    const m = compare(got[j], w[j], `${k}[${j}]`);
+    if (m) return m;
+  }
+  return null;
+}
+
 const sortNum = (files, prefix) => files.filter((f) => f.startsWith(prefix) && f.endsWith('.pb'))
   .sort((x, y) => Number(x.slice(prefix.length, -3)) - Number(y.slice(prefix.length, -3)));
 
@@ -148,15 +180,15 @@ async function runCase(suite, name) {
     for (const set of sets) {
       const sd = path.join(dir, set);
       const files = fs.readdirSync(sd);
-      const ins = sortNum(files, 'input_').map((f) => readTensor(fs.readFileSync(path.join(sd, f))));
-      const outs = sortNum(files, 'output_').map((f) => readTensor(fs.readFileSync(path.join(sd, f))));
+      const ins = sortNum(files, 'input_').map((f, k) => readData(fs.readFileSync(path.join(sd, f)), session.inputs[k]));
+      const outs = sortNum(files, 'output_').map((f, k) => readData(fs.readFileSync(path.join(sd, f)), session.outputs[k]));
       if (ins.length !== session.inputs.length) {
         rec.message = `${set}: ${ins.length} input files for ${session.inputs.length} graph inputs`;
         return rec;
       }
       let got;
       try {
-        got = session.execute(ins.map((t) => ({ data: t.bytes, shape: t.dims })));
+        got = session.execute(ins.map((t, k) => feed(t, session.inputs[k])));
       } catch (e) {
         if (e instanceof WebAssembly.RuntimeError) { rt = await init(); rec.message = `execute: wasm trap: ${e.message}`; return rec; }
         rec.status = e.code === 'UNSUPPORTED' ? 'unsupported' : 'error';
@@ -165,7 +197,7 @@ async function runCase(suite, name) {
       }
       if (got.length !== outs.length) { rec.status = 'fail'; rec.message = `${set}: ${got.length} outputs, expected ${outs.length}`; return rec; }
       for (let k = 0; k < outs.length; k++) {
-        const msg = compare(got[k], outs[k], k);
+        const msg = compareValue(got[k], outs[k], k);
         const why = DIVERGES[`${suite}/${name}`];
         if (msg) { rec.status = why ? 'diverges' : 'fail'; rec.message = `${set}: ${msg}${why ? ` (${why})` : ''}`; return rec; }
       }

@@ -44,18 +44,27 @@ typedef enum holo_dtype {
   HOLO_DT_F64 = 11,
   HOLO_DT_U32 = 12,
   HOLO_DT_U64 = 13,
-  HOLO_DT_BF16 = 16 /* bfloat16: the top 16 bits of an f32 */
+  HOLO_DT_BF16 = 16, /* bfloat16: the top 16 bits of an f32 */
+  /* Not tensors: a sequence and an optional, each one byte string in the
+   * encoding of docs/holo-format.md §4b (rank 1, shape [byte length]). */
+  HOLO_DT_SEQ = 128,
+  HOLO_DT_OPT = 129
 } holo_dtype;
 
 /* Element size in bytes, 0 for an unknown dtype. */
 static inline size_t holo_dtype_size(uint32_t dt) {
   switch (dt) {
-  case HOLO_DT_U8: case HOLO_DT_I8: case HOLO_DT_BOOL: return 1;
+  case HOLO_DT_U8: case HOLO_DT_I8: case HOLO_DT_BOOL: case HOLO_DT_SEQ: case HOLO_DT_OPT: return 1;
   case HOLO_DT_U16: case HOLO_DT_I16: case HOLO_DT_F16: case HOLO_DT_BF16: return 2;
   case HOLO_DT_F32: case HOLO_DT_I32: case HOLO_DT_U32: return 4;
   case HOLO_DT_I64: case HOLO_DT_F64: case HOLO_DT_U64: return 8;
   default: return 0;
   }
+}
+
+/* True for the two encoded (non-tensor) dtypes. */
+static inline bool holo_dtype_is_list(uint32_t dt) {
+  return dt == HOLO_DT_SEQ || dt == HOLO_DT_OPT;
 }
 
 /* Number of elements of a shape; false on a negative dim or on overflow of
