@@ -25,7 +25,36 @@ export interface TensorInput {
   dtype?: DType;
 }
 
-export type Input = TensorData | TensorInput;
+/** One tensor of a sequence or optional input: typed data, its shape (default: 1-D), its dtype
+ * (default: the typed array's; a Uint8Array is uint8, give dtype 'bool' for bool). */
+export interface ItemInput {
+  data: TypedArray;
+  shape?: ReadonlyArray<number | bigint>;
+  dims?: ReadonlyArray<number | bigint>;
+  dtype?: DType;
+}
+
+/** A sequence port (dtype 'sequence') takes an array of tensors of one dtype; an optional port
+ * (dtype 'optional') takes null (empty), a tensor, or an array (an optional sequence). */
+export type ListInput = ReadonlyArray<ItemInput> | ItemInput | null;
+
+export type Input = TensorData | TensorInput | ListInput;
+
+/** One tensor of a sequence or optional output (an owned copy; the whole value has one label). */
+export interface ItemTensor {
+  data: TypedArray;
+  dtype: DType;
+  shape: number[];
+}
+
+/** A sequence output: its tensors in order, its κ-label as a non-enumerable property. */
+export type SequenceOutput = ItemTensor[] & { readonly label: string };
+
+/** What an output port gives: a tensor; for a 'sequence' port a SequenceOutput; for an 'optional'
+ * port null (empty), or its element (an ItemTensor with a label, or a SequenceOutput). execute,
+ * run and executeAddressed return Tensor by default; an archive with sequence or optional
+ * outputs asks for `execute<Output>(...)` and narrows. */
+export type Output = Tensor | SequenceOutput | (ItemTensor & { readonly label: string }) | null;
 
 /** An output. From execute/run the data is an owned copy; from executeAddressed a view. */
 export interface Tensor {
@@ -41,7 +70,8 @@ export interface Tensor {
 
 export interface PortInfo {
   readonly name: string;
-  readonly dtype: DType;
+  /** 'sequence' and 'optional' ports take and give lists (ListInput, Output). */
+  readonly dtype: DType | 'sequence' | 'optional';
   readonly dtypeCode: number;
   /** Numbers, symbol names for symbolic dims; null when unknown (outputs). */
   readonly shape: ReadonlyArray<number | string> | null;
@@ -246,14 +276,14 @@ export declare class Session {
   readonly archiveLabel: string;
 
   /** Inputs in port order (or named feeds); owned outputs in port order. */
-  execute(inputs: ReadonlyArray<Input> | Record<string, Input>): Tensor[];
+  execute<O extends Output = Tensor>(inputs: ReadonlyArray<Input> | Record<string, Input>): O[];
   /** Named feeds, as in ONNX Runtime: { inputName: tensor } -> { outputName: Tensor }. */
-  run(feeds: Record<string, Input> | Map<string, Input>): Record<string, Tensor>;
+  run<O extends Output = Tensor>(feeds: Record<string, Input> | Map<string, Input>): Record<string, O>;
   /**
    * Labels and zero-copy views into wasm memory. A view is valid until the next
    * call into this session's module instance; copy it to keep it.
    */
-  executeAddressed(inputs: ReadonlyArray<Input> | Record<string, Input>): Tensor[];
+  executeAddressed<O extends Output = Tensor>(inputs: ReadonlyArray<Input> | Record<string, Input>): O[];
   /**
    * The memo key label an execute with these inputs looks up (validated as by
    * execute): with persistMemo, the store label of its memo record, which

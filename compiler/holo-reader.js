@@ -173,6 +173,7 @@ function readValues(view, n, symbols) {
     const dtype = u8[p + 8], rank = u8[p + 9], kind = u8[p + 10];
     const w = `${what} (${JSON.stringify(name)})`;
     if (!DTYPE_SIZE.has(dtype)) fail(`${w}: unknown dtype ${dtype}`);
+    if ((dtype === 128 || dtype === 129) && rank !== 1 && rank !== RANK_UNKNOWN) fail(`${w}: a sequence or optional (dtype ${dtype}) has rank 1, not ${rank}`);
     if (kind > 3) fail(`${w}: unknown kind ${kind}`);
     if (u8[p + 11] !== 0) fail(`${w}: nonzero reserved byte`);
     if (rank === RANK_UNKNOWN) {

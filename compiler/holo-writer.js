@@ -178,6 +178,7 @@ function normValue(graph, v, id, symIndex) {
   if (v === null || typeof v !== 'object') fail(`value ${id} must be an object`);
   if (typeof v.name !== 'string') fail(`${dv()}: name must be a string`);
   if (!DTYPE_SIZE.has(v.dtype)) fail(`${dv()}: dtype ${JSON.stringify(v.dtype)} is not a known dtype code`);
+  if ((v.dtype === 128 || v.dtype === 129) && v.shape && v.shape.length !== 1) fail(`${dv()}: a sequence or optional (dtype ${v.dtype}) has rank 1, not ${v.shape.length}`);
   if (typeof v.kind !== 'string' || !Object.hasOwn(KIND, v.kind)) fail(`${dv()}: kind ${JSON.stringify(v.kind)} is not input/const/node/graph-input`);
   const kind = KIND[v.kind];
   const dims = normDims(v, kind, dv, symIndex);

@@ -13,7 +13,7 @@
 import { A, attr, DT, readElems, isConcrete, Unsupported, writeElems, numel } from './ir.js';
 import { reshapeTarget } from './onnx-ops.js';
 import { buildGraph, subgraph, emitControl } from './control-graphs.js';
-import { isList, runtimeValue } from './seq-values.js';
+import { emitList, isList, OPT, runtimeValue, SEQ } from './seq-values.js';
 
 /** Most iterations a Loop or Scan is unrolled to. */
 export const MAX_UNROLL = 1024;
@@ -226,15 +226,19 @@ function loopBody(ctx, make, cond, init, nCarried, tag) {
     if (g.outputs.length < 1 + nCarried) throw new Unsupported(`the body gives ${g.outputs.length} outputs for ${nCarried} loop-carried values (+ 1)`);
     const next = [...decl];
     let stable = true;
+    const wrap = [];
     g.outputs.slice(0, 1 + nCarried).forEach((o, k) => {
       const v = ctx.value(o), d = decl[1 + k];
       const what = k ? `loop-carried value ${k - 1}` : 'the condition';
+      // an optional sequence in, a sequence out (as onnxruntime takes it):
+      // the body wraps it, so every iteration carries an optional
+      if (d.dtype === OPT && v.dtype === SEQ && d.list?.elemSeq) { wrap.push(k - 1); return; }
       if (v.dtype !== d.dtype) throw new Unsupported(`${what} enters the body as dtype ${d.dtype} and leaves it as ${v.dtype}`);
       if (admits(d.shape, v.shape, fresh)) return;
       stable = false;
       next[1 + k] = { dtype: d.dtype, shape: attempt ? null : (v.shape && d.shape && v.shape.length === d.shape.length ? d.shape.map((x, j) => (x === v.shape[j] ? x : mk())) : null) };
     });
-    if (stable) return { g, decl, mk };
+    if (stable) return { g, decl, mk, wrap };
     decl = next;
   }
 }
@@ -263,11 +267,18 @@ function loopConstruct(ctx, n, body, nCarried, nScan, tag) {
   if (m && ctx.value(m).dtype !== DT.i64) throw new Unsupported(`the trip count '${m}' is of dtype ${ctx.value(m).dtype}, not int64`);
   if (cond && ctx.value(cond).dtype !== DT.bool) throw new Unsupported(`the condition '${cond}' is of dtype ${ctx.value(cond).dtype}, not bool`);
   const make = (decl) => subgraph(ctx, 'body', body, decl, `${tag}/body`);
-  const { g, decl, mk } = loopBody(ctx, make, cond, init, nCarried, tag);
+  const { g, decl, mk, wrap } = loopBody(ctx, make, cond, init, nCarried, tag);
   if (g.outputs.length !== 1 + nCarried + nScan) throw new Unsupported(`the body gives ${g.outputs.length} outputs, ${1 + nCarried + nScan} expected`);
   const M = m ? scalarConst(ctx, m) : undefined;
   const trips = M !== undefined && M !== null && !cond ? Math.max(0, Number(M)) : mk();
   const names = outNames(ctx, n, nCarried + nScan, tag);
+  for (const k of wrap) {
+    const o = g.outputs[1 + k], list = decl[2 + k].list;
+    const { result, nodes } = ctx.collect(() => emitList(ctx, 'Optional', [o], ctx.tmp(`${o}_opt`), {}, OPT, list));
+    g.nodes.push(...nodes);
+    g.outputs[1 + k] = result;
+    names[k] = ctx.tmp(`${tag}/opt${k}`);
+  }
   const outs = names.map((name, k) => {
     if (k < nCarried) return { name, ...decl[2 + k] };
     const v = ctx.value(g.outputs[1 + k]);
@@ -275,6 +286,8 @@ function loopConstruct(ctx, n, body, nCarried, nScan, tag) {
   });
   declareScanShapes(ctx, g, body.outputs.slice(1 + nCarried), 1 + nCarried);
   emitControl(ctx, 'Loop', n.name, [m || '', cond || '', ...init], [g], outs);
+  // the model reads a wrapped value as the sequence its body made
+  for (const k of wrap) if (n.outputs[k]) emitList(ctx, 'OptionalGetElement', [names[k]], n.outputs[k], {}, SEQ, { elem: decl[2 + k].list.elem, elemSeq: false });
 }
 
 OPS.Loop = {

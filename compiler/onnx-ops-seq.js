@@ -5,7 +5,7 @@
 // Unsqueeze/Reshape, Concat). Where a sequence must exist at run time (a graph
 // input or output, a position known only then, a value a construct carries),
 // the op is the backend's sequence kernel over a value of dtype SEQ or OPT
-// (compiler/seq-values.js, docs/decisions.md 57).
+// (compiler/seq-values.js, docs/decisions.md 61).
 import { A, attr, DT, readElems, Unsupported, writeElems } from './ir.js';
 import { reshapeTarget } from './onnx-ops.js';
 import { emitList, isList, OPT, runtimeValue, SEQ } from './seq-values.js';
@@ -66,6 +66,7 @@ OPS.SequenceEmpty = {
 OPS.SequenceConstruct = {
   attrs: [],
   norm(ctx, n) {
+    for (const x of n.inputs) tensorIn(ctx, x);
     const dts = new Set(n.inputs.map((x) => ctx.value(x).dtype));
     if (dts.size > 1) throw new Unsupported('the tensors have different dtypes');
     ctx.defineSeq(n.outputs[0], n.inputs, ctx.value(n.inputs[0]).dtype);
@@ -145,7 +146,7 @@ OPS.SplitToSequence = {
     const s = ctx.shape(x);
     const axis0 = attr(n, 'axis', 0);
     const d = s ? s[axis0 < 0 ? axis0 + s.length : axis0] : undefined;
-    if (s && (typeof d !== 'number' || (split && !ctx.isConst(split)))) {
+    if (!s || typeof d !== 'number' || (split && !ctx.isConst(split))) {
       // the pieces are known only at run time: the kernel cuts them
       const attrs = { axis: A.int(axis0), keepdims: A.int(attr(n, 'keepdims', 1)) };
       emitList(ctx, 'SplitToSequence', [tensorIn(ctx, x), ...(split ? [split] : [])], n.outputs[0], attrs, SEQ, { elem: ctx.value(x).dtype, elemSeq: false });

@@ -188,6 +188,9 @@ static holo_status values(reader *r, holo_archive *ar) {
     if (p[11]) FAIL("value %u: reserved byte is not zero", i);
     if (v->kind > HOLO_VK_GRAPH_INPUT) FAIL("value %u (%.*s): unknown kind %u", i, (int)v->name.len, v->name.p, v->kind);
     if (holo_dtype_size(v->dtype) == 0) FAIL("value %u (%.*s): unknown dtype %u", i, (int)v->name.len, v->name.p, v->dtype);
+    if (holo_dtype_is_list(v->dtype) && v->rank != 1 && v->rank != HOLO_RANK_UNKNOWN)
+      FAIL("value %u (%.*s): a sequence or optional (dtype %u) has rank 1, not %u", i, (int)v->name.len, v->name.p,
+           v->dtype, v->rank);
     if ((st = dims_check(r, v, i, ar->n_syms))) return st;
     if (v->kind == HOLO_VK_INPUT && v->aux != 0) FAIL("value %u: aux of an input must be zero", i);
   }

@@ -156,7 +156,7 @@ static holo_status if_cond(holo_session *s, uint32_t i, const holo_entry *e, boo
  * entries, same labels). */
 static holo_status run_if(holo_session *s, uint32_t i, holo_error *err) {
   const holo_ar_node *n = &s->ar.nodes[i];
-  bool cond;
+  bool cond = false;
   holo_status st = if_cond(s, i, s->slot[n->in[0]], &cond, err);
   if (st) return st;
   uint32_t g = n->first_graph + (cond ? 0 : 1);

@@ -18,6 +18,8 @@ static const struct {
 #define N_DTYPES (sizeof DTYPES / sizeof DTYPES[0])
 
 const char *cli_dtype_name(uint32_t dt) {
+  if (dt == HOLO_DT_SEQ) return "sequence";
+  if (dt == HOLO_DT_OPT) return "optional";
   for (size_t i = 0; i < N_DTYPES; i++)
     if (DTYPES[i].dt == dt) return DTYPES[i].name;
   return "unknown";

@@ -342,6 +342,58 @@ static void print_values(uint32_t dtype, const void *data, size_t n, size_t limi
   if (n > limit) printf(" ... (%zu values; --print shows all)", n);
 }
 
+static uint32_t rd32le(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A sequence or optional output (docs/holo-format.md §4b): "n items:" then
+ * each item as dtype[shape] = values; an empty optional as "none". The
+ * kernels wrote it, yet every bound is checked: a printer never reads past
+ * what it was given. */
+static void print_list(uint32_t dtype, const uint8_t *b, size_t len, size_t limit) {
+  if (len < 16 || memcmp(b, "HSQ1", 4) != 0) {
+    printf("(not a sequence encoding)");
+    return;
+  }
+  uint32_t elem = rd32le(b + 8), n = rd32le(b + 12);
+  bool inner = b[5] == 1;
+  if (dtype == HOLO_DT_OPT && n == 0) {
+    printf("none");
+    return;
+  }
+  if (n > (len - 16) / 72) {
+    printf("(not a sequence encoding)");
+    return;
+  }
+  if (dtype == HOLO_DT_SEQ) printf("%u item%s", n, n == 1 ? "" : "s");
+  size_t at = 16 + (size_t)n * 72;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint8_t *r = b + 16 + (size_t)k * 72;
+    uint32_t rank = rd32le(r);
+    int64_t shape[HOLO_MAX_RANK] = {0};
+    for (uint32_t d = 0; d < rank && d < HOLO_MAX_RANK; d++)
+      for (int j = 7; j >= 0; j--)
+        shape[d] = (int64_t)((uint64_t)shape[d] << 8 | r[8 + 8 * d + j]);
+    size_t bytes = 0, start = (at + 7) & ~(size_t)7;
+    if (rank > HOLO_MAX_RANK || !holo_shape_bytes(inner ? HOLO_DT_U8 : elem, shape, rank, &bytes) || start > len ||
+        bytes > len - start) {
+      printf(" (not a sequence encoding)");
+      return;
+    }
+    printf("%s", dtype == HOLO_DT_SEQ ? (k ? "; " : ": ") : "");
+    if (inner) {
+      printf("sequence ");
+      print_list(HOLO_DT_SEQ, b + start, bytes, limit);
+    } else {
+      printf("%s", cli_dtype_name(elem));
+      cli_print_shape(shape, rank);
+      printf(" = ");
+      print_values(elem, b + start, bytes / holo_dtype_size(elem), limit);
+    }
+    at = start + bytes;
+  }
+}
+
 const char *cli_output_dest(holo_session *s, const cli *c, uint32_t o, char *buf, size_t cap) {
   const cli_spec *osp = spec_for(c, SPEC_OUTPUT, o);
   if (osp) return osp->value;
@@ -410,11 +462,17 @@ int cli_run(holo_session *s, const cli *c) {
     holo_session_output_info(s, o, &p);
     char path[1400];
     const char *dest = cli_output_dest(s, c, o, path, sizeof path);
+    bool list = holo_dtype_is_list(out[o].dtype);
+    /* a sequence has no .npy form: it is printed, not written */
+    if (list) dest = 0;
     if (!rc && dest) rc = cli_write_npy(dest, out[o].dtype, out[o].shape, out[o].rank, out[o].bytes, out[o].len);
     printf("output %u %.*s: %s ", o, (int)p.name_len, p.name, cli_dtype_name(out[o].dtype));
-    cli_print_shape(out[o].shape, out[o].rank);
+    if (list) {
+      print_list(out[o].dtype, out[o].bytes, out[o].len, c->print ? (size_t)-1 : 16);
+    } else
+      cli_print_shape(out[o].shape, out[o].rank);
     if (dest) printf(" -> %s", dest);
-    if (!dest || c->print) {
+    if (!list && (!dest || c->print)) {
       size_t es = holo_dtype_size(out[o].dtype);
       printf(" = ");
       print_values(out[o].dtype, out[o].bytes, es ? out[o].len / es : 0, c->print ? (size_t)-1 : 16);

@@ -48,14 +48,16 @@ static holo_status parse_at(holo_kernel_call *c, const char *op, uint32_t idx, c
     return bad(c, op, idx, "bad element kind or reserved bytes");
   uint32_t edt = rd32(b + 8), n = rd32(b + 12);
   if (n > (kind ? 1u : HOLO_SEQ_MAX_ITEMS)) return bad(c, op, idx, "too many items");
-  if (n && (holo_dtype_size(edt) == 0 || holo_dtype_is_list(edt))) return bad(c, op, idx, "unknown element dtype");
+  if (n && (holo_dtype_size(edt) == 0 || holo_dtype_is_list(edt)))
+    return bad(c, op, idx, "unknown element dtype");
   if (!n && edt && (holo_dtype_size(edt) == 0 || holo_dtype_is_list(edt)))
     return bad(c, op, idx, "unknown element dtype");
   size_t at = HOLO_SEQ_HEADER + (size_t)n * HOLO_SEQ_RECORD;
   if (at > len) return bad(c, op, idx, "records past the end");
   for (uint32_t k = 0; k < n; k++) {
     holo_tensor t;
-    if (!record(b + HOLO_SEQ_HEADER + (size_t)k * HOLO_SEQ_RECORD, elem_seq ? HOLO_DT_SEQ : edt, elem_seq, &t))
+    if (!record(b + HOLO_SEQ_HEADER + (size_t)k * HOLO_SEQ_RECORD, elem_seq ? HOLO_DT_SEQ : edt, elem_seq,
+                &t))
       return bad(c, op, idx, "a bad item record");
     size_t start = align8(at);
     if (start < at || start > len || t.bytes > len - start) return bad(c, op, idx, "an item past the end");
@@ -76,10 +78,13 @@ static holo_status parse_at(holo_kernel_call *c, const char *op, uint32_t idx, c
   q->elem_seq = elem_seq;
   q->elem_dtype = edt;
   q->n = n;
+  q->ck = 0;
+  q->cat = 0;
   return HOLO_OK;
 }
 
-holo_status holo_k_seq_parse(holo_kernel_call *c, const char *op, uint32_t idx, uint32_t want, holo_k_seq *q) {
+holo_status holo_k_seq_parse(holo_kernel_call *c, const char *op, uint32_t idx, uint32_t want,
+                             holo_k_seq *q) {
   if (idx >= c->n_inputs || c->inputs[idx].dtype == 0)
     return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: input %u is required but absent", op, idx);
   const holo_tensor *t = &c->inputs[idx];
@@ -92,15 +97,23 @@ holo_status holo_k_seq_parse(holo_kernel_call *c, const char *op, uint32_t idx, 
   return parse_at(c, op, idx, t->data, t->bytes, want, 0, q);
 }
 
-void holo_k_seq_item(const holo_k_seq *q, uint32_t k, holo_tensor *t) {
+void holo_k_seq_item(holo_k_seq *q, uint32_t k, holo_tensor *t) {
+  uint32_t j = 0;
   size_t at = HOLO_SEQ_HEADER + (size_t)q->n * HOLO_SEQ_RECORD;
-  for (uint32_t j = 0; j <= k; j++) {
+  if (q->cat && k >= q->ck) {
+    j = q->ck;
+    at = q->cat;
+  }
+  for (;; j++) {
     record(q->base + HOLO_SEQ_HEADER + (size_t)j * HOLO_SEQ_RECORD, q->elem_seq ? HOLO_DT_SEQ : q->elem_dtype,
            q->elem_seq, t);
     at = align8(at);
     t->data = (void *)(q->base + at);
+    if (j == k) break;
     at += t->bytes;
   }
+  q->ck = k;
+  q->cat = at;
 }
 
 size_t holo_k_seq_size(uint32_t n, holo_k_seq_get get, const void *ctx) {
@@ -137,8 +150,10 @@ void holo_k_seq_write(uint8_t *dst, uint32_t dtype, bool elem_seq, uint32_t elem
     for (size_t p = at; p < start; p++)
       dst[p] = 0;
     /* the items come from the operands, never from the output's buffer */
-    if (t.bytes && t.data) holo_memcpy(dst + start, t.data, t.bytes);
-    else if (t.bytes) holo_memset(dst + start, 0, t.bytes);
+    if (t.bytes && t.data)
+      holo_memcpy(dst + start, t.data, t.bytes);
+    else if (t.bytes)
+      holo_memset(dst + start, 0, t.bytes);
     at = start + t.bytes;
   }
 }
@@ -157,8 +172,9 @@ holo_status holo_k_seq_position(holo_kernel_call *c, const char *op, uint32_t id
   const holo_tensor *t = &c->inputs[idx];
   if ((t->dtype != HOLO_DT_I32 && t->dtype != HOLO_DT_I64) || t->bytes != holo_dtype_size(t->dtype) ||
       !t->data)
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: the position must be one int32 or int64 element (got %s, %zu bytes)",
-                       op, holo_k_dtype_name(t->dtype), t->bytes);
+    return holo_k_fail(c, HOLO_ERR_KERNEL,
+                       "%s: the position must be one int32 or int64 element (got %s, %zu bytes)", op,
+                       holo_k_dtype_name(t->dtype), t->bytes);
   const uint8_t *p = t->data;
   *pos = t->dtype == HOLO_DT_I64 ? holo__rd_i64(p) : (int64_t)(int32_t)rd32(p);
   return HOLO_OK;

@@ -21,6 +21,10 @@ typedef struct holo_k_seq {
   bool elem_seq;
   uint32_t elem_dtype; /* the items' tensor dtype, 0 = not yet known (no item) */
   uint32_t n;
+  /* holo_k_seq_item's cursor: item `ck`'s record was read and its data
+   * starts at `cat`, so walking the items in order is linear */
+  uint32_t ck;
+  size_t cat;
 } holo_k_seq;
 
 /* Validates input idx (dtype `want`: HOLO_DT_SEQ, HOLO_DT_OPT) as a
@@ -29,7 +33,7 @@ holo_status holo_k_seq_parse(holo_kernel_call *c, const char *op, uint32_t idx, 
 
 /* Item k (< q->n) as a tensor view into the encoding (an item of an
  * optional sequence is a HOLO_DT_SEQ value). */
-void holo_k_seq_item(const holo_k_seq *q, uint32_t k, holo_tensor *t);
+void holo_k_seq_item(holo_k_seq *q, uint32_t k, holo_tensor *t);
 
 /* The items of an encoding to write: item k of the result, by callback. */
 typedef void (*holo_k_seq_get)(const void *ctx, uint32_t k, holo_tensor *t);
@@ -45,7 +49,7 @@ void holo_k_seq_write(uint8_t *dst, uint32_t dtype, bool elem_seq, uint32_t elem
 /* The view of an encoding just written (holo_k_seq_write), not validated. */
 static inline holo_k_seq holo_k_seq_written(uint8_t *dst, size_t bytes, uint32_t dtype, bool elem_seq,
                                             uint32_t elem_dtype, uint32_t n) {
-  holo_k_seq q = {dst, bytes, dtype, elem_seq, elem_dtype, n};
+  holo_k_seq q = {dst, bytes, dtype, elem_seq, elem_dtype, n, 0, 0};
   return q;
 }
 

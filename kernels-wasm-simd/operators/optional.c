@@ -23,8 +23,9 @@ static holo_status opt_plan(holo_kernel_call *c, bool *elem_seq, uint32_t *edt) 
     int64_t dt = holo_attr_int(c, "dtype", 0), sq = holo_attr_int(c, "sequence", 0);
     if (dt <= 0 || dt > 0xffff || holo_dtype_size((uint32_t)dt) == 0 || holo_dtype_is_list((uint32_t)dt) ||
         (sq != 0 && sq != 1))
-      return holo_k_fail(c, HOLO_ERR_KERNEL,
-                         "Optional: an empty optional needs the int attributes dtype (a tensor dtype) and sequence (0, 1)");
+      return holo_k_fail(
+          c, HOLO_ERR_KERNEL,
+          "Optional: an empty optional needs the int attributes dtype (a tensor dtype) and sequence (0, 1)");
     *elem_seq = sq == 1;
     *edt = (uint32_t)dt;
     return HOLO_OK;
@@ -48,13 +49,15 @@ holo_status holo_k_optional_infer(holo_kernel_call *c) {
   holo_k_infer_reset(c);
   holo_status st = opt_plan(c, &sq, &edt);
   if (st) return st;
-  return holo_k_seq_set_output(c, "Optional", HOLO_DT_OPT, holo_k_absent(c, 0) ? 0 : 1, one_get, &c->inputs[0]);
+  return holo_k_seq_set_output(c, "Optional", HOLO_DT_OPT, holo_k_absent(c, 0) ? 0 : 1, one_get,
+                               &c->inputs[0]);
 }
 holo_status holo_k_optional_run(holo_kernel_call *c) {
   bool sq;
   uint32_t edt;
   if (opt_plan(c, &sq, &edt)) return HOLO_ERR_KERNEL;
-  holo_k_seq_write(c->outputs[0].data, HOLO_DT_OPT, sq, edt, holo_k_absent(c, 0) ? 0 : 1, one_get, &c->inputs[0]);
+  holo_k_seq_write(c->outputs[0].data, HOLO_DT_OPT, sq, edt, holo_k_absent(c, 0) ? 0 : 1, one_get,
+                   &c->inputs[0]);
   return HOLO_OK;
 }
 

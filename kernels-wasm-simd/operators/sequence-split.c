@@ -14,7 +14,7 @@ typedef struct split_plan {
   const holo_tensor *x;
   uint32_t axis, n;
   bool squeeze;
-  int64_t chunk;          /* > 0: equal chunks (the last shorter); 0: lens */
+  int64_t chunk;           /* > 0: equal chunks (the last shorter); 0: lens */
   const holo_tensor *lens; /* 1-D split lengths, or NULL */
 } split_plan;
 
@@ -55,11 +55,13 @@ static holo_status split_plan_of(holo_kernel_call *c, split_plan *p) {
   } else {
     const holo_tensor *s = &c->inputs[1];
     if ((s->dtype != HOLO_DT_I32 && s->dtype != HOLO_DT_I64) || s->rank > 1)
-      return holo_k_fail(c, HOLO_ERR_KERNEL, "SplitToSequence: split must be an int32/int64 scalar or 1-D tensor");
+      return holo_k_fail(c, HOLO_ERR_KERNEL,
+                         "SplitToSequence: split must be an int32/int64 scalar or 1-D tensor");
     if (s->rank == 0) {
       p->chunk = holo_k_load_i64(s->data, s->dtype, 0);
       if (p->chunk <= 0)
-        return holo_k_fail(c, HOLO_ERR_KERNEL, "SplitToSequence: split %lld must be positive", (long long)p->chunk);
+        return holo_k_fail(c, HOLO_ERR_KERNEL, "SplitToSequence: split %lld must be positive",
+                           (long long)p->chunk);
       int64_t n = d / p->chunk + (d % p->chunk ? 1 : 0);
       p->n = (uint32_t)(n > HOLO_SEQ_MAX_ITEMS ? HOLO_SEQ_MAX_ITEMS + 1u : n);
     } else {
@@ -69,12 +71,14 @@ static holo_status split_plan_of(holo_kernel_call *c, split_plan *p) {
       for (uint32_t k = 0; k < p->n && k <= HOLO_SEQ_MAX_ITEMS; k++) {
         int64_t v = holo_k_load_i64(s->data, s->dtype, k);
         if (v < 0 || v > d - sum)
-          return holo_k_fail(c, HOLO_ERR_KERNEL, "SplitToSequence: the split lengths do not sum to the axis length %lld",
+          return holo_k_fail(c, HOLO_ERR_KERNEL,
+                             "SplitToSequence: the split lengths do not sum to the axis length %lld",
                              (long long)d);
         sum += v;
       }
       if (sum != d)
-        return holo_k_fail(c, HOLO_ERR_KERNEL, "SplitToSequence: the split lengths sum to %lld, the axis length is %lld",
+        return holo_k_fail(c, HOLO_ERR_KERNEL,
+                           "SplitToSequence: the split lengths sum to %lld, the axis length is %lld",
                            (long long)sum, (long long)d);
     }
   }
@@ -104,7 +108,8 @@ holo_status holo_k_splittoseq_run(holo_kernel_call *c) {
     holo_k_seq_item(&q, k, &t);
     size_t m = (size_t)piece_len(&p, k), slab = m * inner * es;
     for (size_t o = 0; o < outer && slab; o++)
-      holo_memcpy((uint8_t *)t.data + o * slab, (const uint8_t *)p.x->data + (o * len + at) * inner * es, slab);
+      holo_memcpy((uint8_t *)t.data + o * slab, (const uint8_t *)p.x->data + (o * len + at) * inner * es,
+                  slab);
     at += m;
   }
   return HOLO_OK;
@@ -112,8 +117,8 @@ holo_status holo_k_splittoseq_run(holo_kernel_call *c) {
 
 /* ConcatFromSequence(S; axis, new_axis): the items joined along axis (a new
  * one of length 1 each when new_axis = 1); shapes must agree elsewhere. */
-static holo_status concat_plan(holo_kernel_call *c, holo_k_seq *q, uint32_t *axis, bool *newax, int64_t *shape,
-                               uint32_t *rank) {
+static holo_status concat_plan(holo_kernel_call *c, holo_k_seq *q, uint32_t *axis, bool *newax,
+                               int64_t *shape, uint32_t *rank) {
   holo_status st;
   if ((st = holo_k_check_arity(c, "ConcatFromSequence", 1, 1, 1)) ||
       (st = holo_k_seq_parse(c, "ConcatFromSequence", 0, HOLO_DT_SEQ, q)))
@@ -139,7 +144,8 @@ static holo_status concat_plan(holo_kernel_call *c, holo_k_seq *q, uint32_t *axi
     for (uint32_t d = 0; ok && d < t.rank; d++)
       ok = t.shape[d] == t0.shape[d] || (!*newax && d == *axis);
     if (!ok)
-      return holo_k_fail(c, HOLO_ERR_KERNEL, "ConcatFromSequence: item %u's shape does not match item 0's", k);
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "ConcatFromSequence: item %u's shape does not match item 0's",
+                         k);
     int64_t m = *newax ? 1 : t.shape[*axis];
     if (shape[*axis] > INT64_MAX - m) return holo_k_fail(c, HOLO_ERR_LIMIT, "ConcatFromSequence: too large");
     shape[*axis] += m;

@@ -2,7 +2,7 @@
  * (common/seq.h): SequenceEmpty, SequenceConstruct, SequenceInsert,
  * SequenceErase, SequenceAt, SequenceLength. A sequence is one value, so
  * each op reads its operand's encoding and writes a new one: the cost is
- * the bytes of the sequence, as a copy (docs/decisions.md 57). */
+ * the bytes of the sequence, as a copy (docs/decisions.md 61). */
 #include "common/check.h"
 #include "common/seq.h"
 #include "operators/operators.h"
@@ -12,7 +12,7 @@
 /* The items of the result: `src`'s with `ins` inserted at `at`, or with
  * item `at` dropped (`erase`); or the node's inputs (`inputs`). */
 typedef struct edit {
-  const holo_k_seq *src;
+  holo_k_seq *src;
   const holo_tensor *ins, *inputs;
   uint32_t at;
   bool erase;
@@ -49,8 +49,8 @@ holo_status holo_k_seqempty_infer(holo_kernel_call *c) {
   return holo_k_seq_set_output(c, "SequenceEmpty", HOLO_DT_SEQ, 0, edit_get, &(edit){0});
 }
 holo_status holo_k_seqempty_run(holo_kernel_call *c) {
-  holo_k_seq_write(c->outputs[0].data, HOLO_DT_SEQ, false, (uint32_t)holo_attr_int(c, "dtype", HOLO_DT_F32), 0,
-                   edit_get, &(edit){0});
+  holo_k_seq_write(c->outputs[0].data, HOLO_DT_SEQ, false, (uint32_t)holo_attr_int(c, "dtype", HOLO_DT_F32),
+                   0, edit_get, &(edit){0});
   return HOLO_OK;
 }
 
@@ -80,8 +80,8 @@ static holo_status seq_pos(holo_kernel_call *c, const char *op, uint32_t idx, ui
   holo_status st;
   if (!holo_k_absent(c, idx) && (st = holo_k_seq_position(c, op, idx, &p))) return st;
   if (p < -(int64_t)n || p > hi)
-    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: position %lld is outside [%lld, %lld] of a sequence of %u", op,
-                       (long long)p, -(long long)n, (long long)hi, n);
+    return holo_k_fail(c, HOLO_ERR_KERNEL, "%s: position %lld is outside [%lld, %lld] of a sequence of %u",
+                       op, (long long)p, -(long long)n, (long long)hi, n);
   *out = (uint32_t)(p < 0 ? p + n : p);
   return HOLO_OK;
 }

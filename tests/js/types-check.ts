@@ -1,7 +1,7 @@
 // Compiled by tests/js/types.test.mjs with `tsc --noEmit` against the package's
 // exports map (node_modules/hologram-exec -> bindings-js). Each line after an
 // expect-error directive must fail to type-check.
-import { load, init, features, HologramError, VARIANTS, THREADED_VARIANT, type Session, type Tensor, type RefineReport, type WarmStore, type Counters, type SessionLimits, type Environment } from 'hologram-exec';
+import { load, init, features, HologramError, VARIANTS, THREADED_VARIANT, type Session, type Tensor, type Output, type SequenceOutput, type RefineReport, type WarmStore, type Counters, type SessionLimits, type Environment } from 'hologram-exec';
 import { MemoryWarmStore, memoryStore } from 'hologram-exec/stores/memory';
 import { NodeDirWarmStore } from 'hologram-exec/stores/node-dir';
 import { openBrowserStore, type BrowserWarmStore } from 'hologram-exec/stores/browser';
@@ -16,6 +16,12 @@ async function main(bytes: Uint8Array): Promise<void> {
   const s: Session = await load(bytes, { warmStore: store, memoryBudget: 1 << 20, variant: 'simd128', trustStore: false, verifyConstants: true });
   await load(bytes.buffer, { warmStore: dir, memoryBudget: 10n });
   const outs: Tensor[] = s.execute([new Float32Array(4), { data: new Float32Array(8), shape: [2, 4] }, new Uint8Array(16)]);
+  // sequence and optional ports: arrays of tensors and null in, Output out
+  const lists: Output[] = s.execute<Output>([[{ data: new Float32Array(2), shape: [2] }], null, { data: new Int32Array(1), dtype: 'int32' }]);
+  const seq = lists[0];
+  if (Array.isArray(seq)) console.log((seq as SequenceOutput).label, seq.length && seq[0].shape);
+  // @ts-expect-error a sequence item needs typed data
+  s.execute<Output>([[{ data: 'x' }]]);
   const y: Float32Array | undefined = outs[0].data instanceof Float32Array ? outs[0].data : undefined;
   const named: Record<string, Tensor> = s.run({ x: { data: [1, 2, 3], dims: [3] } });
   const views = s.executeAddressed({ x: new Float32Array(3) });

@@ -15,6 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { GraphBuilder, DT } from '../../compiler/graph.js';
 import { writeHolo } from '../../compiler/holo-writer.js';
 import { readHolo } from '../../compiler/holo-reader.js';
+import { encodeInput } from '../../bindings-js/src/sequences.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -235,6 +236,20 @@ function nestedDeep() {
   return g.toJSON();
 }
 
+function sequence() {
+  const g = new GraphBuilder();
+  const s = g.input('s', 128, ['n']);
+  const o = g.input('o', 129, ['m']);
+  const pos = g.input('pos', DT.i64, []);
+  // a constant sequence of one f32 [2] tensor, in the encoding of §4b
+  const c = g.constant('c', 128, [88 + 8], encodeInput([{ data: f32(1.5, -2) }], { dtypeCode: 128 }, 'c').bytes);
+  const [x] = g.node('SequenceAt', [s, pos], { name: 'at', outputs: [{ name: 'x', dtype: DT.f32, shape: null }] });
+  const [s2] = g.node('SequenceInsert', [c, x], { name: 'insert', outputs: [{ name: 's2', shape: null }] });
+  const [h] = g.node('OptionalHasElement', [o], { name: 'has', outputs: [{ name: 'h', dtype: DT.bool, shape: [] }] });
+  g.output(s2, h);
+  return g.toJSON();
+}
+
 const GOOD = [
   ['tiny-mlp', tinyMlp, 'MatMul + Add + Relu, f32 constants, concrete shapes; the base of most bad vectors'],
   ['symbolic', symbolic, 'symbolic dims (batch, seq) in SYMS, broadcast with a constant; a node output of unknown rank (shape null, rank 255)'],
@@ -249,6 +264,7 @@ const GOOD = [
   ['no-nodes', noNodes, 'zero nodes (empty NODE and IOIX), an input that is also the output, a symbolic dim'],
   ['state', state, 'a STAT section: state input port 0 is fed by output port 1, input 1 stays fixed'],
   ['control', control, 'GRPH nested graphs: If with two branches (a capture), a Loop body (graph inputs, a capture, an absent cond) holding an If two levels deep with empty branches; body nodes after a later top-level node; minor 1'],
+  ['sequence', sequence, 'a sequence input (dtype 128) and an optional input (dtype 129), rank 1 of a symbolic byte length; a constant sequence in the encoding of §4b; SequenceAt, SequenceInsert, OptionalHasElement; node outputs of unknown rank'],
   ['nested-deep', nestedDeep, 'sixteen levels of nested If (the depth limit) and a top-level If with empty branches'],
 ];
 
@@ -333,6 +349,7 @@ const BAD = [
   ['bad-string', 'tiny-mlp', 'string', 'value 0 name length runs past STRS', (dv, L) => u32(dv, L.val(0) + 4, L.sec.STRS.len + 1)],
   ['bad-dtype', 'tiny-mlp', 'dtype', 'input x has dtype 8 (ONNX string: not supported)', (dv, L, buf) => { buf[L.val(0) + 8] = 8; }],
   ['bad-rank', 'tiny-mlp', 'rank', 'input x has rank 9', (dv, L, buf) => { buf[L.val(0) + 9] = 9; }],
+  ['bad-seq-rank', 'sequence', 'has rank 1', 'sequence input s (dtype 128) has rank 2', (dv, L, buf) => { buf[L.val(0) + 9] = 2; }],
   ['bad-rank-unknown-input', 'tiny-mlp', 'rank', 'input x has rank 255 (only node outputs may), dims zeroed', (dv, L, buf) => {
     buf[L.val(0) + 9] = 255;
     buf.fill(0, L.val(0) + 16, L.val(0) + 80);
