@@ -220,13 +220,22 @@ test('Optional: OptionalHasElement/OptionalGetElement of Optional(x), of an empt
   refuses(b2.bytes(), /unsupported op 'OptionalGetElement'.*the optional 'o' is empty/);
 });
 
-test('sequences: refusals with their reasons (a runtime position, a sequence graph output)', () => {
+test('sequences at run time (decision 57): a runtime position and a sequence graph output run; a sequence of sequences is refused', () => {
   const b = new OnnxBuilder(13).input('x', FLOAT, [2]).input('p', INT64, []);
-  b.node('SequenceConstruct', ['x', 'x'], ['sq']).node('SequenceAt', ['sq', 'p'], ['y']).output('y', FLOAT, null);
-  refuses(b.bytes(), /unsupported op 'SequenceAt'.*the position 'p' is known only at run time/);
+  b.node('Neg', ['x'], ['nx']).node('SequenceConstruct', ['x', 'nx'], ['sq']).node('SequenceAt', ['sq', 'p'], ['y']).output('y', FLOAT, null);
+  const s = rt.load(convert(b.bytes(), { runtime: rt }).holo);
+  const x = { data: Float32Array.from([1, -2]), shape: [2] };
+  assert.equal([...s.execute([x, { data: BigInt64Array.from([1n]), shape: [] }])[0].data], [-1, 2]);
+  assert.throws(() => s.execute([x, { data: BigInt64Array.from([2n]), shape: [] }]), /SequenceAt: position 2 is outside \[-2, 1\]/);
+  s.dispose();
   const b2 = new OnnxBuilder(13).input('x', FLOAT, [2]);
   b2.node('SequenceConstruct', ['x', 'x'], ['sq']).output('sq', FLOAT, null);
-  refuses(b2.bytes(), /unsupported graph output 'sq': a sequence/);
+  const s2 = rt.load(convert(b2.bytes(), { runtime: rt }).holo);
+  assert.equal(s2.execute([x])[0].map((t) => [...t.data]), [[1, -2], [1, -2]]);
+  s2.dispose();
+  const b3 = new OnnxBuilder(13).input('x', FLOAT, [2]);
+  b3.node('SequenceConstruct', ['x'], ['sq']).node('SequenceConstruct', ['sq'], ['sq2']).output('sq2', FLOAT, null);
+  refuses(b3.bytes(), /a tensor is expected \(a sequence of sequences is not supported\)/);
 });
 
 test.run();
