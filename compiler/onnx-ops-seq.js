@@ -5,7 +5,7 @@
 // Unsqueeze/Reshape, Concat). Where a sequence must exist at run time (a graph
 // input or output, a position known only then, a value a construct carries),
 // the op is the backend's sequence kernel over a value of dtype SEQ or OPT
-// (compiler/seq-values.js, docs/decisions.md 61).
+// (compiler/seq-values.js, docs/decisions.md 63).
 import { A, attr, DT, readElems, Unsupported, writeElems } from './ir.js';
 import { reshapeTarget } from './onnx-ops.js';
 import { emitList, isList, OPT, runtimeValue, SEQ } from './seq-values.js';

@@ -1,4 +1,4 @@
-// Run-time sequences and optionals in the converter (docs/decisions.md 61).
+// Run-time sequences and optionals in the converter (docs/decisions.md 63).
 // The converter tracks a sequence as a list of tensor values while every
 // position folds (compiler/onnx-ops-seq.js, decision 41); where one must exist
 // at run time -- a graph input or output, a position or split known only

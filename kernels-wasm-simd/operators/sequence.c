@@ -2,7 +2,7 @@
  * (common/seq.h): SequenceEmpty, SequenceConstruct, SequenceInsert,
  * SequenceErase, SequenceAt, SequenceLength. A sequence is one value, so
  * each op reads its operand's encoding and writes a new one: the cost is
- * the bytes of the sequence, as a copy (docs/decisions.md 61). */
+ * the bytes of the sequence, as a copy (docs/decisions.md 63). */
 #include "common/check.h"
 #include "common/seq.h"
 #include "operators/operators.h"

@@ -1,5 +1,5 @@
 // Run-time sequences and optionals (docs/holo-format.md §4b, docs/decisions.md
-// 61): archives with sequence (dtype 128) and optional (129) ports through
+// 63): archives with sequence (dtype 128) and optional (129) ports through
 // the JS API (arrays of tensors, null), their labels and the memo; the
 // errors a call reports as values (a position out of range, a dtype the
 // sequence does not hold, an empty optional read, a sequence where a tensor
