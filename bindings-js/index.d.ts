@@ -381,6 +381,10 @@ export interface SamplerOptions {
   /** Asked before every draw: the tokens generated so far -> a mask of vocab entries (truthy = allowed).
    * Disallowed tokens are never drawn; an all-false mask is a STATE error. Refused by speculative decoding. */
   allowed?: (generated: number[]) => ArrayLike<number | boolean>;
+  /** Constrain the generated text to a regex (matched in full; literals, escapes, `.`, classes, groups, `|`, `*` `+` `?`):
+   * token i stands for byte tokenBytes[i] (default: byte i, vocabularies of at most 256); eos is allowed only on a full match.
+   * Not together with allowed. */
+  regex?: string | { pattern: string; tokenBytes?: Uint8Array | string; eos?: number };
 }
 /** One token's log-probabilities: logprob under the distribution the sampler drew from (penalties, bias,
  * mask, temperature, top-k/top-p/min-p, renormalised; 0 for a greedy draw; -Infinity if it excluded the

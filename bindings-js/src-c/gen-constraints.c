@@ -8,14 +8,44 @@
 #include "module.h"
 
 void wasm_gen_constraints_init(wasm_gen *x) {
-  x->bias = 0, x->allowed = 0, x->lp_k = 0, x->lp_on = false;
+  x->bias = 0, x->allowed = 0, x->lp_k = 0, x->lp_on = false, x->re = 0, x->re_bytes = 0;
   holo_memset(&x->lp, 0, sizeof x->lp);
 }
 
 void wasm_gen_constraints_free(wasm_gen *x) {
   if (x->bias) wasm_free(x->bias);
   if (x->allowed) wasm_free(x->allowed);
-  x->bias = 0, x->allowed = 0;
+  if (x->re) wasm_free(x->re);
+  if (x->re_bytes) wasm_free(x->re_bytes);
+  x->bias = 0, x->allowed = 0, x->re = 0, x->re_bytes = 0;
+}
+
+/* sampler.regex: compiles the NUL-terminated pattern over the token -> byte
+ * table (vocab bytes, copied) and masks every draw by it (generation/
+ * regex.c: matched in full; eos >= 0 is allowed only where the text so far
+ * matches). The pattern is JS's scratch; refused: no constraint is set. */
+EXPORT(holo_wasm_gen_set_regex)
+int wasm_gen_set_regex(wasm_gen *x, const char *pattern, const uint8_t *token_bytes, int32_t eos, holo_error *err) {
+  uint32_t V = x->g.vocab;
+  holo_regex *re = wasm_alloc(sizeof *re, 16);
+  uint8_t *tb = wasm_alloc(V, 16);
+  if (!re || !tb) {
+    if (re) wasm_free(re);
+    if (tb) wasm_free(tb);
+    return wasm_set_error(err, HOLO_ERR_MEMORY, "sampler.regex: out of memory");
+  }
+  holo_memcpy(tb, token_bytes, V);
+  holo_status st = holo_regex_compile(re, pattern, tb, 0, V, eos, err);
+  if (st) {
+    wasm_free(re);
+    wasm_free(tb);
+    return st;
+  }
+  if (x->re) wasm_free(x->re);
+  if (x->re_bytes) wasm_free(x->re_bytes);
+  x->re = re, x->re_bytes = tb;
+  holo_sampler_set_mask(&x->smp, holo_regex_mask, re);
+  return HOLO_OK;
 }
 
 /* bias: vocab floats in JS's scratch, copied (NULL: no bias). */

@@ -17,6 +17,8 @@ typedef struct wasm_gen {
   uint32_t lp_k;        /* top tokens recorded per draw */
   bool lp_on;           /* the observe hook records log-probabilities */
   wasm_gen_logprobs lp; /* of the last draw */
+  holo_regex *re;       /* owned: the sampler.regex constraint; NULL: none */
+  uint8_t *re_bytes;    /* owned: its token -> byte table (vocab) */
 } wasm_gen;
 
 /* Zeroes the fields past g and smp (their inits zero those). */

@@ -51,6 +51,12 @@ export function drawHooks(rt, err, g, sm, topK) {
   }
   const allowed = sm.allowed;
   if (allowed !== undefined && allowed !== null && typeof allowed !== 'function') throw new HologramError('ARG', 'sampler.allowed must be a function (generated) => mask');
+  const regex = sm.regex ?? null;
+  if (regex !== null) {
+    if (allowed) throw new HologramError('ARG', 'sampler.regex and sampler.allowed: give one of them (each is the whole mask)');
+    need('holo_wasm_gen_set_regex');
+    setRegex(rt, err, g, V, regex);
+  }
   let maskPtr = 0, lpPtr = 0;
   if (allowed) {
     need('holo_wasm_gen_mask');
@@ -61,13 +67,42 @@ export function drawHooks(rt, err, g, sm, topK) {
     if (!(lpPtr = x.holo_wasm_gen_logprobs(g, topK))) throw new HologramError('ARG', `logprobs: at most ${MAX_TOP_LOGPROBS} top tokens`);
   }
   return {
-    constrained: Boolean(allowed) || (sm.logitBias !== undefined && sm.logitBias !== null),
+    constrained: Boolean(allowed) || regex !== null || (sm.logitBias !== undefined && sm.logitBias !== null),
     before(generated) { if (allowed) writeMask(rt, maskPtr, V, allowed(generated)); },
     logprobs() {
       if (!lpPtr) throw new HologramError('STATE', 'logprobs: the generator was made without the logprobs option');
       return readLogprobs(rt, lpPtr);
     },
   };
+}
+
+// sampler.regex: a pattern string, or { pattern, tokenBytes, eos }: token i
+// stands for byte tokenBytes[i] (a Uint8Array or a string of one-byte
+// characters, vocab long; default token i = byte i, for a vocabulary of at
+// most 256), eos a token allowed only where the text matches in full.
+function setRegex(rt, err, g, V, regex) {
+  const spec = typeof regex === 'string' ? { pattern: regex } : regex;
+  if (!spec || typeof spec !== 'object' || typeof spec.pattern !== 'string') throw new HologramError('ARG', 'sampler.regex must be a pattern string or { pattern, tokenBytes?, eos? }');
+  let tb = spec.tokenBytes;
+  if (tb === undefined || tb === null) {
+    if (V > 256) throw new HologramError('ARG', `sampler.regex: a vocabulary of ${V} tokens needs regex.tokenBytes (token -> byte)`);
+    tb = Uint8Array.from({ length: V }, (_, i) => i);
+  } else if (typeof tb === 'string') {
+    if ([...tb].some((c) => c.charCodeAt(0) > 255)) throw new HologramError('ARG', 'sampler.regex: tokenBytes characters must be single bytes');
+    tb = Uint8Array.from(tb, (c) => c.charCodeAt(0));
+  }
+  if (!(tb instanceof Uint8Array) || tb.length !== V) throw new HologramError('ARG', `sampler.regex: tokenBytes must hold ${V} bytes (one per token), got ${tb?.length}`);
+  const eos = spec.eos ?? -1;
+  if (!Number.isInteger(eos) || eos < -1 || eos >= V) throw new HologramError('ARG', `sampler.regex: eos must be a token below ${V} (or -1)`);
+  const pat = new TextEncoder().encode(spec.pattern);
+  if (pat.includes(0)) throw new HologramError('ARG', 'sampler.regex: the pattern contains a NUL byte');
+  const p = rt.alloc(pat.length + 1 + V);
+  try {
+    const m = new Uint8Array(rt.mem, p, pat.length + 1 + V);
+    m.set(pat); m[pat.length] = 0; m.set(tb, pat.length + 1);
+    const st = rt.x.holo_wasm_gen_set_regex(g, p, p + pat.length + 1, eos, err);
+    if (st !== 0) throw rt.error(err, st);
+  } finally { if (!rt.poisoned) rt.x.holo_free(p); }
 }
 
 // The callback's answer: vocab entries, truthy = allowed (the C sampler

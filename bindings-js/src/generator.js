@@ -182,7 +182,7 @@ function stepApi(h, rt, state, outp) {
      */
     speculate(draft, o = {}) {
       const g = alive();
-      if (state.hooks.constrained) throw new HologramError('UNSUPPORTED', 'speculate: sampler.logitBias and sampler.allowed are not applied by speculative decoding (decode without a draft)');
+      if (state.hooks.constrained) throw new HologramError('UNSUPPORTED', 'speculate: sampler.logitBias, sampler.allowed and sampler.regex are not applied by speculative decoding (decode without a draft)');
       return speculate(h, rt, g, draft, o);
     },
     free() {
