@@ -286,6 +286,7 @@ function inferDtype(c) {
   if (op === 'QLinearMatMul' || op === 'QLinearConv') c.dtype = c.ins[7]?.dtype ?? c.dt0;
   if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
   if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
+  if (op === 'TfIdfVectorizer') c.dtype = DT.f32;
   if (op.endsWith('Window') || op === 'MelWeightMatrix') c.dtype = attr(c.node, 'output_datatype', DT.f32);
   if (op === 'Shape' || op === 'Size' || op === 'ArgMax' || op === 'ArgMin' || op === 'NonZero' || op === 'holo.NonMaxSuppressionPadded' || op === 'holo.UniqueOrder') c.dtype = DT.i64;
 }

@@ -226,6 +226,14 @@ function gatherNdShape({ x, sh, node }) {
   return [...ind.slice(0, -1), ...x.slice(b + k)];
 }
 
+/** TfIdfVectorizer: [C] -> [K], [N, C] -> [N, K], K = max(ngram_indexes) + 1. */
+function tfidfShape({ x, node }) {
+  const idx = attr(node, 'ngram_indexes', null);
+  if (!x || !Array.isArray(idx) || !idx.length || (x.length !== 1 && x.length !== 2)) return null;
+  const k = Math.max(...idx.map(Number)) + 1;
+  return x.length === 1 ? [k] : [x[0], k];
+}
+
 /** Unique: every output's length is the data's; the extra outputs are i64. */
 function uniqueShape(c) {
   c.more = [null, ...c.node.outputs.slice(1).map(() => ({ shape: null, dtype: DT.i64 }))];
@@ -293,6 +301,7 @@ export const MORE_SHAPE_RULES = new Map([
   ['STFT', stftShape],
   ['MelWeightMatrix', ({ ints }) => (ints(0) && ints(1) ? [Math.floor(ints(1)[0] / 2) + 1, ints(0)[0]] : null)],
   ['OneHot', oneHotShape],
+  ['TfIdfVectorizer', tfidfShape],
   ['holo.NonMaxSuppressionPadded', nmsPaddedShape],
   ['RoiAlign', ({ x, sh, node }) => (x && x.length === 4 && sh(1) ? [sh(1)[0], x[1], attr(node, 'output_height', 1), attr(node, 'output_width', 1)] : null)],
   ['Range', rangeShape],

@@ -310,6 +310,8 @@
      .infer = holo_k_onehot_infer, .run = holo_k_onehot_run},
     {.op = "EyeLike", .identity = "EyeLike/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_eyelike_infer, .run = holo_k_eyelike_run},
+    {.op = "TfIdfVectorizer", .identity = "TfIdfVectorizer/i32,i64/scalar/1", .dtypes = "i32,i64",
+     .infer = holo_k_tfidfvectorizer_infer, .run = holo_k_tfidfvectorizer_run},
     {.op = "HannWindow", .identity = "HannWindow/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_hannwindow_infer, .run = holo_k_hannwindow_run},
     {.op = "HammingWindow", .identity = "HammingWindow/numeric/scalar/1", .dtypes = "numeric",

@@ -62,6 +62,8 @@ HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero) HOLO_K_OPERATOR(uniqueorder) HOLO
 HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
 HOLO_K_OPERATOR(onehot) HOLO_K_OPERATOR(eyelike)
+/* text (tfidf.c) */
+HOLO_K_OPERATOR(tfidfvectorizer)
 HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(blackmanwindow)
 /* signal (dft.c, melweight.c) */
 HOLO_K_OPERATOR(dft) HOLO_K_OPERATOR(stft) HOLO_K_OPERATOR(melweightmatrix)

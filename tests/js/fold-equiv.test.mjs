@@ -22,7 +22,7 @@ import { OPS } from '../../compiler/onnx-ops.js';
 import { KernelFolder } from '../../compiler/fold-runtime.js';
 import { IR } from '../../compiler/ir.js';
 import { init } from '../../bindings-js/index.js';
-import { OnnxBuilder } from './onnx-build.mjs';
+import { OnnxBuilder, Fs } from './onnx-build.mjs';
 
 const { onnx } = onnxProto;
 const rtScalar = await init(undefined, { variant: 'scalar' });
@@ -316,6 +316,12 @@ Object.assign(RUNTIME_CASES, {
   ],
   MelWeightMatrix: () => [
     { op: 'MelWeightMatrix', ins: [sc(D.i64, 8), sc(D.i64, 16), sc(D.i64, 8000), sc(F, 0), sc(F, 4000)], opset: 17 },
+  ],
+  TfIdfVectorizer: () => [
+    { op: 'TfIdfVectorizer', ins: [vec(D.i32, [1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8])], opset: 9,
+      attrs: { min_gram_length: 1, max_gram_length: 2, max_skip_count: 2, mode: 'TFIDF', ngram_counts: [0, 4], ngram_indexes: [6, 5, 4, 3, 2, 1, 0], pool_int64s: [2, 3, 5, 4, 5, 6, 7, 8, 6, 7], weights: Fs([0.5, 1, 1.5, 2, 2.5, 3, 3.5]) } },
+    { op: 'TfIdfVectorizer', ins: [t(D.i64, [2, 5], [1n, 2n, 3n, 1n, 2n, 9n, 9n, 9n, 1n, 2n])], opset: 9,
+      attrs: { min_gram_length: 2, max_gram_length: 2, max_skip_count: 0, mode: 'IDF', ngram_counts: [0, 1], ngram_indexes: [0, 1], pool_int64s: [9, 1, 2] } },
   ],
   CumSum: () => [
     { op: 'CumSum', ins: [fe([3, 4]), sc(D.i64, 1)] },
