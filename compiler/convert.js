@@ -29,7 +29,8 @@
 //   the backend's (a MatMul/Gemm's constant B is packed by its kernel at the
 //   first execution, docs/decisions.md 32): nothing here depends on a tile.
 //
-// Pipeline: decode (onnx-reader) -> import values -> normalize every node to its
+// Pipeline: decode (onnx-reader) -> import values -> normalize every node (opsets
+// 1..21, compiler/onnx-ops-opset21.js for what 19..21 changed) to its
 // opset-18 form with explicit attribute defaults (onnx-ops), inferring shapes
 // and folding constants as it goes -> rewrites: remove-identity,
 // fuse-batchnorm, fold-constants, dead-nodes, then (fuse) fuse-layernorm,
@@ -54,9 +55,10 @@ import { topoSort } from './toposort.js';
 import { widenHalf } from './rewrites/widen-half.js';
 import { allNodes } from './control-graphs.js';
 import { emitNodes, emitGraphsOf, captureRename } from './emit-graphs.js';
+import { TRAINING_OPS, TRAINING_DOMAIN } from './onnx-ops-training.js';
 
 export const MIN_OPSET = 1;
-export const MAX_OPSET = 18;
+export const MAX_OPSET = 21;
 export const PRODUCER = 'hologram-exec onnx converter 1';
 
 // One runtime for backend checks, created at import when possible, and the
@@ -144,13 +146,27 @@ export function convert(onnxBytes, opts = {}) {
   }
 }
 
-/** The model's default-domain opset; refuses other domains in use and opsets outside MIN_OPSET..MAX_OPSET. */
+/**
+ * The model's default-domain opset; refuses other domains in use and opsets
+ * outside MIN_OPSET..MAX_OPSET. ai.onnx.preview.training version 1 is
+ * accepted for its deterministic ops (onnx-ops-training.js); a model of
+ * those ops alone, with no default-domain import, is read as opset 18 (the
+ * canonical form they are lowered to).
+ */
 function modelOpset(model) {
-  for (const [dom, v] of Object.entries(model.opsets))
+  for (const [dom, v] of Object.entries(model.opsets)) {
     // com.microsoft: its ops are taken or refused one by one (onnx-ops-msft.js)
-    if (dom !== '' && dom !== 'ai.onnx' && dom !== 'com.microsoft' && model.graph.nodes.some((n) => n.domain === dom))
-      throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported`);
-  const opset = model.opsets[''] ?? model.opsets['ai.onnx'];
+    if (dom === '' || dom === 'ai.onnx' || dom === 'com.microsoft' || !model.graph.nodes.some((n) => n.domain === dom)) continue;
+    if (dom === TRAINING_DOMAIN) {
+      if (v !== 1) throw new Error(`unsupported opset domain '${dom}' version ${v}: only version 1 is supported`);
+      const other = model.graph.nodes.find((n) => n.domain === dom && !TRAINING_OPS[n.opType]);
+      if (other) throw new Error(`unsupported op '${dom}.${other.opType}': only ${Object.keys(TRAINING_OPS).join(', ')} of domain '${dom}' are supported`);
+      continue;
+    }
+    throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported (and com.microsoft's and ${TRAINING_DOMAIN}'s ops one by one)`);
+  }
+  let opset = model.opsets[''] ?? model.opsets['ai.onnx'];
+  if (opset === undefined && model.graph.nodes.length && model.graph.nodes.every((n) => n.domain === TRAINING_DOMAIN)) opset = 18;
   if (opset === undefined) throw new Error('unsupported model: no default-domain opset_import');
   if (opset < MIN_OPSET || opset > MAX_OPSET) throw new Error(`unsupported opset ${opset}: hologram-exec converts opsets ${MIN_OPSET}..${MAX_OPSET}`);
   return opset;

@@ -12,6 +12,7 @@ import { MSFT_OPS } from './onnx-ops-msft.js';
 import { foldNode } from './rewrites/fold-constants.js';
 import { topoSort } from './toposort.js';
 import { legacyNode } from './onnx-legacy.js';
+import { TRAINING_OPS, TRAINING_DOMAIN } from './onnx-ops-training.js';
 
 /** How messages name a node: by its name, else by its first output. */
 export const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
@@ -193,11 +194,12 @@ function inlineGraph(ir, ctx, state, sub, binds, prefix) {
 /** The op's normalizer, after the checks every op shares (domain, attributes, input 0, output 0, defined inputs). */
 function nodeSpec(ir, n, opset) {
   const where = `${nodeDesc(n)}`;
-  const msft = n.domain === 'com.microsoft';
-  if (n.domain && n.domain !== 'ai.onnx' && !msft) throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
+  const msft = n.domain === 'com.microsoft', training = n.domain === TRAINING_DOMAIN;
+  if (n.domain && n.domain !== 'ai.onnx' && !msft && !training) throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
   if (msft && !MSFT_OPS[n.opType]) throw new Error(`unsupported op 'com.microsoft.${n.opType}' (${where}): not implemented by hologram-exec (of com.microsoft: ${Object.keys(MSFT_OPS).join(', ')})`);
-  const spec = (msft ? MSFT_OPS : OPS)[n.opType]; // no prototype: 'constructor' is no op
+  const spec = (msft ? MSFT_OPS : training ? TRAINING_OPS : OPS)[n.opType]; // no prototype: 'constructor' is no op
   if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
+  if (spec.refuse) throw new Error(`unsupported op '${n.opType}' (${where}): ${spec.refuse}`);
   for (const [k, a] of Object.entries(n.attrs)) {
     if (!spec.attrs.includes(k)) throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is not supported (opset ${opset})`);
     if ((a.type === 'graph' && !spec.graphAttrs?.includes(k)) || a.type === 'other') throw new Error(`unsupported op '${n.opType}' (${where}): attribute '${k}' is ${a.why}`);

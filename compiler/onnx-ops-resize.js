@@ -1,9 +1,9 @@
-// Resize (opsets 10, 11, 13, 18) and Upsample (7, 9) onto the canonical
+// Resize (opsets 10, 11, 13, 18, 19) and Upsample (7, 9) onto the canonical
 // opset-18 Resize: inputs X, roi, scales, sizes ('' where absent) and every
 // attribute written out. Resize-10 and Upsample have no
 // coordinate_transformation_mode: they are asymmetric, and nearest takes the
 // floor (onnx's own 10 -> 11 version adapter says the same). GridSample
-// (16) samples at a grid of points: kernels-wasm-simd/operators/gridsample.c.
+// (16, 20) samples at a grid of points: kernels-wasm-simd/operators/gridsample.c.
 import { A, attr, DT, writeElems, Unsupported } from './ir.js';
 
 const RESIZE_ATTRS = ['mode', 'coordinate_transformation_mode', 'nearest_mode', 'cubic_coeff_a', 'exclude_outside',
@@ -16,9 +16,12 @@ function resizeAttrs(n, legacy) {
     throw new Unsupported(`keep_aspect_ratio_policy '${attr(n, 'keep_aspect_ratio_policy')}' is not supported (only 'stretch')`);
   if (!['nearest', 'linear', 'cubic'].includes(mode) || (legacy && mode === 'cubic'))
     throw new Unsupported(`mode '${mode}' is not valid`);
+  const ctm = legacy ? 'asymmetric' : attr(n, 'coordinate_transformation_mode', 'half_pixel');
+  // opset 19's half_pixel_symmetric shifts the grid by a per-axis offset (size rounding); not in the kernel
+  if (ctm === 'half_pixel_symmetric') throw new Unsupported(`coordinate_transformation_mode 'half_pixel_symmetric' (opset 19) is not supported`);
   const a = {
     mode: A.string(mode),
-    coordinate_transformation_mode: A.string(legacy ? 'asymmetric' : attr(n, 'coordinate_transformation_mode', 'half_pixel')),
+    coordinate_transformation_mode: A.string(ctm),
     nearest_mode: A.string(legacy ? 'floor' : attr(n, 'nearest_mode', 'round_prefer_floor')),
     cubic_coeff_a: A.float(attr(n, 'cubic_coeff_a', -0.75)),
     exclude_outside: A.int(attr(n, 'exclude_outside', 0)),
@@ -56,9 +59,15 @@ export const RESIZE_OPS = {
   GridSample: {
     attrs: ['mode', 'padding_mode', 'align_corners'],
     norm(ctx, n) {
-      const mode = attr(n, 'mode', 'bilinear'), pad = attr(n, 'padding_mode', 'zeros'), align = attr(n, 'align_corners', 0);
-      // opset 20 renames the modes linear / cubic and takes N-D inputs; the converter reads opsets <= 18
-      if (!['bilinear', 'nearest', 'bicubic'].includes(mode)) throw new Unsupported(`mode '${mode}' is not valid at opset ${ctx.opset} (bilinear, nearest, bicubic)`);
+      // opset 20 renames the modes linear / cubic (the same 2-D interpolations) and takes N-D inputs (refused: the kernel is 4-D)
+      const v20 = ctx.opset >= 20;
+      let mode = attr(n, 'mode', v20 ? 'linear' : 'bilinear');
+      const pad = attr(n, 'padding_mode', 'zeros'), align = attr(n, 'align_corners', 0);
+      const modes = v20 ? ['linear', 'nearest', 'cubic'] : ['bilinear', 'nearest', 'bicubic'];
+      if (!modes.includes(mode)) throw new Unsupported(`mode '${mode}' is not valid at opset ${ctx.opset} (${modes.join(', ')})`);
+      if (v20) mode = { linear: 'bilinear', cubic: 'bicubic' }[mode] ?? mode;
+      const xr = ctx.shape(n.inputs[0])?.length;
+      if (v20 && xr !== undefined && xr !== 4) throw new Unsupported(`GridSample-20 over a rank-${xr} input is not supported (4-D only)`);
       if (!['zeros', 'border', 'reflection'].includes(pad)) throw new Unsupported(`padding_mode '${pad}' is not valid (zeros, border, reflection)`);
       if (align !== 0 && align !== 1) throw new Unsupported(`align_corners must be 0 or 1, got ${align}`);
       ctx.emit('GridSample', n.inputs, n.outputs, { mode: A.string(mode), padding_mode: A.string(pad), align_corners: A.int(align) });

@@ -308,6 +308,8 @@
      .infer = holo_k_spacetodepth_infer, .run = holo_k_spacetodepth_run},
     {.op = "OneHot", .identity = "OneHot/any/scalar/1", .dtypes = "any",
      .infer = holo_k_onehot_infer, .run = holo_k_onehot_run},
+    {.op = "Dropout", .identity = "Dropout/any/scalar/1", .dtypes = "any",
+     .infer = holo_k_dropout_infer, .run = holo_k_dropout_run},
     {.op = "EyeLike", .identity = "EyeLike/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_eyelike_infer, .run = holo_k_eyelike_run},
     {.op = "TfIdfVectorizer", .identity = "TfIdfVectorizer/i32,i64/scalar/1", .dtypes = "i32,i64",

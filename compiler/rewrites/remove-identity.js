@@ -2,9 +2,12 @@
 //
 // Identity(x) and Dropout(x) output 0 are replaced by x everywhere. Dropout is
 // the identity in inference; from opset 12 its optional `training_mode` input
-// must be absent or a constant false (a constant true with ratio 0 is also
-// the identity). A Dropout whose `mask` output is consumed is refused: the
-// mask has no meaning without a training-mode run.
+// is absent or a constant false (a constant true with a constant ratio 0 is
+// also the identity). A Dropout whose mask output is consumed, or whose
+// training_mode (or, in training, ratio) is known only at execute time, is
+// left to the Dropout kernel (kernels-wasm-simd/operators/dropout.c: the
+// data and an all-true mask, or a refusal when training draws at random).
+// A constant training_mode true with a nonzero constant ratio is refused here.
 //
 // When the removed node's output is a graph output, the graph output port
 // becomes the node's input value (so the port takes that value's name), unless
@@ -12,27 +15,30 @@
 // (keeping the output name the model declared).
 import { readElems } from '../ir.js';
 
+/** Is this Dropout provably the identity with no mask in use? (Throws for a training run that draws at random.) */
+function dropoutIsIdentity(ir, n, where) {
+  if (n.outputs[1] && (ir.uses().get(n.outputs[1]) || ir.outputs.includes(n.outputs[1]))) return false;
+  const tm = n.inputs[2];
+  if (!tm) return true;
+  const v = ir.get(tm);
+  if (v.kind !== 'const') return false;
+  if (!readElems(v.dtype, v.bytes).some((e) => Number(e) !== 0)) return true;
+  let ratio = 0.5;
+  if (n.inputs[1]) {
+    const r = ir.get(n.inputs[1]);
+    if (r.kind !== 'const') return false;
+    ratio = Number(readElems(r.dtype, r.bytes)[0]);
+  }
+  if (ratio !== 0) throw new Error(`unsupported op 'Dropout' (${where}): training_mode=true with ratio ${ratio} (random output) is not supported`);
+  return true;
+}
+
 export function removeIdentity(ir) {
   let removed = 0;
   for (const n of [...ir.nodes]) {
     if (n.op !== 'Identity' && n.op !== 'Dropout') continue;
     const where = `node '${n.name}'`;
-    if (n.op === 'Dropout') {
-      const uses = ir.uses();
-      if (n.outputs[1] && uses.get(n.outputs[1])) throw new Error(`unsupported op 'Dropout' (${where}): its mask output is consumed (training-mode semantics)`);
-      const tm = n.inputs[2];
-      if (tm) {
-        const v = ir.get(tm);
-        if (v.kind !== 'const') throw new Error(`unsupported op 'Dropout' (${where}): training_mode is a runtime input (only inference is supported)`);
-        const on = readElems(v.dtype, v.bytes).some((e) => Number(e) !== 0);
-        let ratio = 0.5;
-        if (n.inputs[1]) {
-          const r = ir.get(n.inputs[1]);
-          ratio = r.kind === 'const' ? Number(readElems(r.dtype, r.bytes)[0]) : NaN;
-        }
-        if (on && ratio !== 0) throw new Error(`unsupported op 'Dropout' (${where}): training_mode=true with ratio ${ratio} (random output) is not supported`);
-      }
-    }
+    if (n.op === 'Dropout' && !dropoutIsIdentity(ir, n, where)) continue; // the Dropout kernel runs it
     const x = n.inputs[0], y = n.outputs[0];
     ir.nodes.splice(ir.nodes.indexOf(n), 1);
     const xv = ir.get(x);

@@ -64,6 +64,13 @@ static inline void holo_maxpool2d_row_f32(const float *xp, const holo_k_win2d *w
 #endif
 }
 
+/* MaxPool with Indices over one whole plane xp: y and idx get w->out[0] x
+ * w->out[1] values; idx is base (the plane's offset in X) plus the chosen
+ * element's position in the plane, row-major or (col_major) column-major
+ * (maxpool2d-argmax-f32-scalar.c; one scalar class, every build). */
+void holo_ukernel_maxpool2d_argmax_f32__scalar(const float *xp, const holo_k_win2d *w, int64_t base, bool col_major,
+                                               float *y, int64_t *idx);
+
 /* AveragePool, output row oh (avgpool2d-f32-scalar.c). */
 void holo_ukernel_avgpool2d_row_f32__scalar(const float *xp, const holo_k_win2d *w, int64_t oh, bool include_pad,
                                             float *y);

@@ -2,6 +2,10 @@
  * >= 3). Window elements are visited in ascending (kh, kw) order; padding
  * never enters a max, and enters an average only through its divisor
  * (count_include_pad). A NaN in a MaxPool window makes that output NaN.
+ * MaxPool's optional Indices output (i64, Y's shape) is the flat index into
+ * X, batch and channel included, of the element chosen, row-major within a
+ * plane (storage_order 0) or column-major (1), as onnxruntime computes it;
+ * asking for it does not change Y's bytes.
  * The loops: microkernels/pool2d.h. */
 #include "common/check.h"
 #include "common/shape.h"
@@ -25,8 +29,6 @@ static holo_status pool_infer(holo_kernel_call *c, const char *op, bool is_max) 
   holo_status st;
   holo_k_win2d w;
   if ((st = holo_k_infer_begin(c, op, 1, 1, is_max ? 2 : 1))) return st;
-  if (is_max && c->n_outputs > 1)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "MaxPool: the Indices output is not supported");
   if ((st = holo_k_check_input(c, op, 0, HOLO_DT_F32))) return st;
   if ((st = pool_geometry(c, op, &w))) return st;
   if (is_max) {
@@ -48,6 +50,7 @@ static holo_status pool_infer(holo_kernel_call *c, const char *op, bool is_max) 
   uint64_t tw = (uint64_t)(w.k[1] < w.in[1] ? w.k[1] : w.in[1]);
   uint64_t f[5] = {(uint64_t)ys[0], (uint64_t)ys[1], (uint64_t)ys[2], (uint64_t)ys[3], th * tw + 1};
   c->work = holo_k_work(5, f);
+  if (is_max && c->n_outputs > 1 && (st = holo_k_set_output(c, op, 1, HOLO_DT_I64, 4, ys))) return st;
   return holo_k_set_output(c, op, 0, HOLO_DT_F32, 4, ys);
 }
 
@@ -65,6 +68,14 @@ static holo_status pool_run(holo_kernel_call *c, const char *op, bool is_max) {
   bool include_pad = !is_max && holo_attr_int(c, "count_include_pad", 0) == 1;
   int64_t H = w.in[0], W = w.in[1], OH = w.out[0], OW = w.out[1];
   size_t planes = holo_k_prod(xt->shape, 0, 2), xplane = (size_t)(H * W);
+  if (is_max && c->n_outputs > 1) {
+    bool col_major = holo_attr_int(c, "storage_order", 0) == 1;
+    int64_t *I = c->outputs[1].data;
+    for (size_t p = 0; p < planes; p++)
+      holo_ukernel_maxpool2d_argmax_f32__scalar(X + p * xplane, &w, (int64_t)(p * xplane), col_major,
+                                                Y + p * (size_t)(OH * OW), I + p * (size_t)(OH * OW));
+    return HOLO_OK;
+  }
   for (size_t p = 0; p < planes; p++) {
     const float *xp = X + p * xplane;
     float *yp = Y + p * (size_t)(OH * OW);

@@ -452,6 +452,46 @@ static float maxpool_ref(const float *xp, const holo_k_win2d *w, int64_t oh, int
   return mx;
 }
 
+/* MaxPool with Indices: the window in ascending (kh, kw); the first element
+ * larger than every earlier one, or the first NaN, is chosen; the index is
+ * base + its row-major (or column-major) position in the plane. */
+static int64_t maxpool_argmax_ref(const float *xp, const holo_k_win2d *w, int64_t oh, int64_t ow, bool col_major) {
+  float mx = -__builtin_inff();
+  int64_t best = -1;
+  for (int64_t kh = 0; kh < w->k[0]; kh++)
+    for (int64_t kw = 0; kw < w->k[1]; kw++) {
+      int64_t ih = oh * w->stride[0] - w->pad_begin[0] + kh * w->dil[0];
+      int64_t iw = ow * w->stride[1] - w->pad_begin[1] + kw * w->dil[1];
+      if (ih < 0 || ih >= w->in[0] || iw < 0 || iw >= w->in[1] || mx != mx) continue;
+      float v = xp[ih * w->in[1] + iw];
+      if (best < 0 || v != v || v > mx) mx = v, best = col_major ? ih + iw * w->in[0] : ih * w->in[1] + iw;
+    }
+  return best;
+}
+
+/* The whole-plane Indices kernel: Y the same bytes as the row kernel's
+ * reference, every index the reference's plus the plane base. */
+static void maxpool_argmax_case(const holo_k_win2d *w, const float *xp, unsigned c, const char *ctx) {
+  size_t n = (size_t)(w->out[0] * w->out[1]);
+  float *y = malloc(n * 4 + 4), *want = malloc(n * 4 + 4);
+  int64_t *idx = malloc(n * 8 + 8), base = (int64_t)(c % 3) * w->in[0] * w->in[1];
+  bool col = c % 2;
+  holo_ukernel_maxpool2d_argmax_f32__scalar(xp, w, base, col, y, idx);
+  for (int64_t oh = 0; oh < w->out[0]; oh++)
+    for (int64_t ow = 0; ow < w->out[1]; ow++) {
+      size_t o = (size_t)(oh * w->out[1] + ow);
+      want[o] = maxpool_ref(xp, w, oh, ow);
+      int64_t ref = maxpool_argmax_ref(xp, w, oh, ow, col);
+      if (ref >= 0 && idx[o] != base + ref) {
+        fprintf(stderr, "maxpool argmax %s col_major=%d: output %zu index %lld, expected %lld\n", ctx, (int)col, o,
+                (long long)idx[o], (long long)(base + ref));
+        fail_msg("maxpool argmax index");
+      }
+    }
+  expect_same(y, want, n, false, "maxpool argmax Y vs reference", ctx);
+  free(y), free(want), free(idx);
+}
+
 static void maxpool_case(const holo_k_win2d *w, unsigned c) {
   char ctx[200];
   snprintf(ctx, sizeof ctx, "maxpool in=%lldx%lld k=%lldx%lld s=%lldx%lld d=%lld pads=%lld,%lld,%lld,%lld",
@@ -476,6 +516,7 @@ static void maxpool_case(const holo_k_win2d *w, unsigned c) {
     expect_same(y.p, want, OW, false, "maxpool simd128 vs reference", ctx);
 #endif
   }
+  maxpool_argmax_case(w, x.p, c, ctx);
   free(want);
   bfree(&x), bfree(&y);
 }

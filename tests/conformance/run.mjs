@@ -47,6 +47,9 @@ const FLOAT = new Set([1, 10, 11]);
 // apart from 'fail'; a case listed here that passes is a plain pass.
 const DIVERGES = {
   'node/test_cast_FLOAT_to_BFLOAT16': 'onnx 1.12 generated the expected bfloat16 by truncating the float32 bits; onnxruntime (and onnx >= 1.14) round to nearest even, as hologram does',
+  'node/test_adam_multiple': 'the generator computed the expected values with epsilon 1e-2, but the node has no epsilon attribute, so the spec default 1e-6 applies (with 1e-2 hologram gives the expected 0.7591363)',
+  'node/test_castlike_FLOAT_to_BFLOAT16': 'as test_cast_FLOAT_to_BFLOAT16: the expected bfloat16 is the truncated float32 (onnx 1.12); hologram rounds to nearest even',
+  'node/test_castlike_FLOAT_to_BFLOAT16_expanded': 'as test_cast_FLOAT_to_BFLOAT16: the expected bfloat16 is the truncated float32 (onnx 1.12); hologram rounds to nearest even',
   'node/test_maxunpool_export_with_output_shape': 'the reference pads the default-shape result to output_shape; onnxruntime and torch read the indices as positions in output_shape (compiler/onnx-ops-gather.js)',
 };
 

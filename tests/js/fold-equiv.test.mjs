@@ -195,6 +195,11 @@ Object.assign(RUNTIME_CASES, {
     { op: 'IsInf', ins: [t(dt, [EDGE[dt].length])], attrs: { detect_positive: 0 } }]),
   BitShift: () => [D.u8, D.u16, D.u32, D.u64].flatMap((dt) => ['LEFT', 'RIGHT'].map((direction) => ({
     op: 'BitShift', ins: [t(dt, [EDGE[dt].length, 1]), t(dt, [5], BIG.has(dt) ? [0n, 1n, 7n, 63n, 64n] : [0, 1, 7, 15, 31])], attrs: { direction } }))),
+  Gelu: () => ['none', 'tanh'].map((approximate) => ({ op: 'Gelu', opset: 20, ins: [fe([34])], attrs: { approximate } })),
+  // Dropout reaches the kernel with its mask in use (else it is the identity and removed)
+  Dropout: () => [{ op: 'Dropout', ins: [fe([2, 3])], outs: 2 },
+    { op: 'Dropout', ins: [fe([4]), sc(F, 0), sc(D.bool, 1)], outs: 2, feed: [0, 1, 2] },
+    { op: 'Dropout', ins: [fe([4]), sc(F, 0.25), sc(D.bool, 0)], outs: 2, feed: [0, 2] }],
   EyeLike: () => [{ op: 'EyeLike', ins: [fe([3, 4])], attrs: { k: 1 } }, { op: 'EyeLike', ins: [t(D.i32, [4, 2])], attrs: { k: -1, dtype: D.f64 } }],
   HannWindow: () => [{ op: 'HannWindow', ins: [sc(D.i64, 7)] }, { op: 'HannWindow', ins: [sc(D.i32, 1)], attrs: { periodic: 0 } }],
   HammingWindow: () => [{ op: 'HammingWindow', ins: [sc(D.i64, 9)], attrs: { output_datatype: D.f64 } }],
