@@ -284,6 +284,7 @@ function inferDtype(c) {
   if (op === 'Where') c.dtype = c.ins[1]?.dtype ?? c.dt0;
   if (op === 'MatMulInteger') c.dtype = DT.i32;
   if (op === 'QLinearMatMul' || op === 'QLinearConv') c.dtype = c.ins[7]?.dtype ?? c.dt0;
+  if (op === 'holo.DequantizeQ4') c.dtype = DT.f32;
   if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
   if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
   if (op === 'TfIdfVectorizer') c.dtype = DT.f32;
@@ -390,6 +391,7 @@ const SHAPE_RULES = new Map([
   // B / W is input 3 of the QLinear products
   ['QLinearMatMul', (c) => matmulShape({ ...c, sh: (i) => c.sh(i === 1 ? 3 : i) })],
   ['QLinearConv', (c) => windowShape({ ...c, op: 'Conv', sh: (i) => c.sh(i === 1 ? 3 : i) })],
+  ['holo.DequantizeQ4', ({ node }) => [attr(node, 'K'), attr(node, 'N')]],
   ['Gemm', gemmShape],
   ...['Conv', 'MaxPool', 'AveragePool', 'LpPool'].map((op) => [op, windowShape]),
   ...['GlobalAveragePool', 'GlobalMaxPool'].map((op) => [op, ({ x }) => (x && x.length >= 3 ? [x[0], x[1], ...x.slice(2).map(() => 1)] : null)]),

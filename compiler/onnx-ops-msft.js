@@ -24,6 +24,10 @@
 //     DequantizeLinear then QuantizeLinear to Y's scale and zero point (per
 //     element what onnxruntime's per-input table holds; its copy when the
 //     parameters agree is the same bytes), then Concat.
+//   MatMulNBits(A f32, B u8 [N, blocks, block_size/2], scales, zp?; K, N,
+//     bits 4, block_size): the backend's holo.DequantizeQ4 (the weight as an
+//     f32 [K, N], computed once in the constant cone, at load when it is
+//     large) in front of a MatMul (which packs it once), then + bias.
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 
@@ -156,6 +160,27 @@ OPS.QLinearConcat = {
       parts.push(q);
     }
     ctx.emit('Concat', parts, [o], { axis: A.int(attr(n, 'axis', 0)) });
+  },
+};
+
+OPS.MatMulNBits = {
+  attrs: ['K', 'N', 'bits', 'block_size', 'accuracy_level'],
+  norm(ctx, n) {
+    const [a, b, s, z, gidx, bias] = n.inputs;
+    if (attr(n, 'bits', 4) !== 4) throw new Unsupported(`bits = ${attr(n, 'bits', 4)} is not supported (4 is)`);
+    if (n.attrs.K === undefined || n.attrs.N === undefined || n.attrs.block_size === undefined) throw new Unsupported('attributes K, N and block_size are required');
+    if (gidx) throw new Unsupported('g_idx (act-order) is not supported');
+    if (!b || !s) throw new Unsupported('B and scales are required');
+    if (ctx.value(a).dtype !== DT.f32 || ctx.value(s).dtype !== DT.f32) throw new Unsupported('A and scales must be float32 (float16 is not supported)');
+    if (ctx.value(b).dtype !== DT.u8) throw new Unsupported('B must be uint8 (packed 4-bit)');
+    if (z && ctx.value(z).dtype !== DT.u8) throw new Unsupported('zero_points must be uint8 (packed 4-bit); float zero points are not supported');
+    const o = n.outputs[0];
+    const K = attr(n, 'K'), N = attr(n, 'N'), bs = attr(n, 'block_size');
+    const [w] = ctx.emit('holo.DequantizeQ4', [b, s, z || ''], [ctx.tmp(`${o}_w`)], { K: A.int(K), N: A.int(N), block_size: A.int(bs) });
+    if (!bias) return ctx.emit('MatMul', [a, w], [o], {});
+    if (ctx.value(bias).dtype !== DT.f32) throw new Unsupported('bias must be float32');
+    const [y] = ctx.emit('MatMul', [a, w], [ctx.tmp(`${o}_mm`)], {});
+    ctx.emit('Add', [y, bias], [o], {});
   },
 };
 

@@ -29,6 +29,8 @@
      .infer = holo_k_qlinearmatmul_infer, .run = holo_k_qlinearmatmul_run, .pack = holo_k_qlinearmatmul_pack},
     {.op = "QLinearConv", .identity = "QLinearConv/u8,i8/scalar/1", .dtypes = "u8,i8",
      .infer = holo_k_qlinearconv_infer, .run = holo_k_qlinearconv_run, .pack = holo_k_qlinearconv_pack},
+    {.op = "holo.DequantizeQ4", .identity = "holo.DequantizeQ4/u8/scalar/1", .dtypes = "u8",
+     .infer = holo_k_dequantq4_infer, .run = holo_k_dequantq4_run},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",
      .infer = holo_k_packb_f32_infer, .run = holo_k_packb_f32_run},
     {.op = "Conv", .identity = "Conv/f32/" GEMM_CLASS "/2", .dtypes = "f32", .flags = HOLO_KERNEL_GEMM,

@@ -21,6 +21,8 @@ HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f3
 HOLO_K_OPERATOR(matmulinteger) HOLO_K_OPERATOR(convinteger)
 /* QLinear products, on the same core (matmul-integer.c, conv-integer.c) */
 HOLO_K_OPERATOR(qlinearmatmul) HOLO_K_OPERATOR(qlinearconv)
+/* com.microsoft MatMulNBits' 4-bit weight to f32 (dequant-nbits.c) */
+HOLO_K_OPERATOR(dequantq4)
     /* The products' own layouts of a constant weight (backend.h holo_pack_call). */
     holo_status holo_k_matmul_f32_pack(holo_pack_call *p);
 holo_status holo_k_gemm_f32_pack(holo_pack_call *p);

@@ -18,7 +18,7 @@ import { OnnxBuilder, FLOAT, F } from './onnx-build.mjs';
 
 const { onnx } = onnxProto;
 const U8 = 2, I8 = 3;
-const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid', 'QLinearGlobalAveragePool', 'QLinearConcat']);
+const MS = new Set(['MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QuantizeLinear', 'DequantizeLinear', 'QLinearLeakyRelu', 'QLinearSigmoid', 'QLinearGlobalAveragePool', 'QLinearConcat', 'MatMulNBits']);
 const rt = await init();
 const numel = (s) => s.reduce((a, d) => a * d, 1);
 let seed = 7;
@@ -247,6 +247,56 @@ test('QLinearConcat: u8/i8, inputs with their own and with Y\'s parameters, axes
     const what = `QLinearConcat ${JSON.stringify([dt, axis, shapes, params])}`;
     assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
     assert.equal([...got.data], [...want.data], `${what}: values`);
+  }
+});
+
+// B's 4-bit weight dequantized here in double from the layout's definition, then a double product
+function nbitsRef(a, M, K, N, bs, B, S, Z, bias) {
+  const kb = Math.ceil(K / bs), zrow = Math.ceil(kb / 2), y = new Float64Array(M * N);
+  for (let n = 0; n < N; n++)
+    for (let k = 0; k < K; k++) {
+      const blk = Math.floor(k / bs), i = k % bs;
+      const q = (B[(n * kb + blk) * (bs / 2) + (i >> 1)] >> (4 * (i & 1))) & 15;
+      const z = Z ? (Z[n * zrow + (blk >> 1)] >> (4 * (blk & 1))) & 15 : 8;
+      const w = f32((q - z) * S[n * kb + blk]);
+      for (let m = 0; m < M; m++) y[m * N + n] += a[m * K + k] * w;
+    }
+  if (bias) for (let m = 0; m < M; m++) for (let n = 0; n < N; n++) y[m * N + n] += bias[n];
+  return y;
+}
+
+test('MatMulNBits: 4-bit blocks of 16/32/128, padded last block, odd block count, zero points packed or absent, bias, batched A, a weight dequantized at load', async () => {
+  const cfgs = [
+    { as: [3, 64], N: 8, bs: 32, z: true },
+    { as: [2, 3, 50], N: 5, bs: 16, z: true, bias: true },
+    { as: [4, 80], N: 12, bs: 16, z: false },
+    { as: [1, 300], N: 7, bs: 128, z: true, bias: true },
+    { as: [5, 512], N: 256, bs: 32, z: true },
+  ];
+  for (const c of cfgs) {
+    const K = c.as[c.as.length - 1], M = numel(c.as) / K, kb = Math.ceil(K / c.bs);
+    const B = ints(U8, c.N * kb * (c.bs / 2)), S = Array.from({ length: c.N * kb }, () => f32(0.005 + (next() >>> 8) / 2 ** 24 * 0.05));
+    const Z = c.z ? ints(U8, c.N * Math.ceil(kb / 2)) : null, bias = c.bias ? floats(c.N, 2) : null;
+    const b = new OnnxBuilder(13);
+    b.input('a', FLOAT, c.as).init('B', U8, [c.N, kb, c.bs / 2], B).init('S', FLOAT, [c.N * kb], S);
+    const ins = ['a', 'B', 'S', c.z ? 'Z' : ''];
+    if (c.z) b.init('Z', U8, [Z.length], Z);
+    if (bias) { b.init('bias', FLOAT, [c.N], bias); ins.push('', 'bias'); }
+    b.node('MatMulNBits', ins, ['y'], { K, N: c.N, bits: 4, block_size: c.bs }).output('y', FLOAT, null);
+    const bytes = msft(b);
+    const a = floats(numel(c.as), 2), feeds = { a: [FLOAT, a, c.as] };
+    const what = `MatMulNBits ${JSON.stringify(c)}`;
+    const got = runHolo(bytes, feeds);
+    const ref = nbitsRef(a, M, K, c.N, c.bs, B, S, Z, bias);
+    const own = await ortRun(bytes, feeds);
+    assert.equal([...got.shape], [...own.dims].map(Number), `${what}: shape`);
+    assert.equal([...got.shape], [...c.as.slice(0, -1), c.N], `${what}: shape`);
+    const max = Math.max(...[...ref].map(Math.abs));
+    const d = (x) => Math.max(...[...x].map((v, i) => Math.abs(v - ref[i]))) / max;
+    assert.ok(d(got.data) <= 1e-5, `${what}: vs the float64 reference ${d(got.data)}`);
+    assert.ok(d(own.data) <= 1e-4, `${what}: onnxruntime vs the float64 reference ${d(own.data)}`);
+    const og = Math.max(...[...got.data].map((v, i) => Math.abs(v - own.data[i]))) / Math.max(...[...own.data].map(Math.abs));
+    assert.ok(og <= 1e-4, `${what}: vs onnxruntime ${og}`);
   }
 });
 
