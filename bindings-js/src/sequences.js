@@ -7,6 +7,9 @@ import { HologramError } from './errors.js';
 
 export const SEQ = 128, OPT = 129;
 const HEADER = 16, RECORD = 72, MAX_ITEMS = 2 ** 24, MAX_RANK = 8;
+// the encoding's field offsets (docs/holo-format.md §4b): header elem dtype
+// and item count; a record's dims after its rank word
+const H_ELEM = 8, H_COUNT = 12, R_DIMS = 8, DIM_BYTES = 8;
 const MAGIC = [0x48, 0x53, 0x51, 0x31]; // "HSQ1"
 // dtype code -> [name, element size, typed array]
 const TYPES = {
@@ -42,12 +45,12 @@ function encode(kind, elemSeq, elem, items) {
   out.set(MAGIC, 0);
   out[4] = kind === OPT ? 1 : 0;
   out[5] = elemSeq ? 1 : 0;
-  dv.setUint32(8, elem, true);
-  dv.setUint32(12, items.length, true);
+  dv.setUint32(H_ELEM, elem, true);
+  dv.setUint32(H_COUNT, items.length, true);
   items.forEach((it, k) => {
     const r = HEADER + RECORD * k;
     dv.setUint32(r, it.shape.length, true);
-    it.shape.forEach((d, j) => dv.setBigInt64(r + 8 + 8 * j, BigInt(d), true));
+    it.shape.forEach((d, j) => dv.setBigInt64(r + R_DIMS + DIM_BYTES * j, BigInt(d), true));
     out.set(it.bytes, starts[k]);
   });
   return out;
@@ -83,7 +86,7 @@ export function decodeList(bytes, dtype, depth = 0) {
   const bad = (why) => { throw new HologramError('KERNEL', `a ${dtype === SEQ ? 'sequence' : 'optional'} output is not a valid encoding: ${why}`); };
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < HEADER || MAGIC.some((b, i) => bytes[i] !== b)) bad('no header');
-  const kind = bytes[4], elemSeq = bytes[5] === 1, elem = dv.getUint32(8, true), n = dv.getUint32(12, true);
+  const kind = bytes[4], elemSeq = bytes[5] === 1, elem = dv.getUint32(H_ELEM, true), n = dv.getUint32(H_COUNT, true);
   if (kind !== (dtype === OPT ? 1 : 0) || bytes[5] > 1 || (elemSeq && (kind !== 1 || depth))) bad('bad kind');
   if (n > (kind ? 1 : MAX_ITEMS) || (n && !TYPES[elem])) bad('bad count or dtype');
   let at = HEADER + RECORD * n;
@@ -92,7 +95,7 @@ export function decodeList(bytes, dtype, depth = 0) {
   for (let k = 0; k < n; k++) {
     const r = HEADER + RECORD * k, rank = dv.getUint32(r, true);
     if (rank > MAX_RANK || (elemSeq && rank !== 1)) bad('bad rank');
-    const shape = Array.from({ length: rank }, (_, j) => Number(dv.getBigInt64(r + 8 + 8 * j, true)));
+    const shape = Array.from({ length: rank }, (_, j) => Number(dv.getBigInt64(r + R_DIMS + DIM_BYTES * j, true)));
     const len = shape.reduce((a, b) => a * b, 1) * (elemSeq ? 1 : TYPES[elem][1]);
     const s = align8(at);
     if (shape.some((d) => d < 0) || s + len > bytes.byteLength) bad('an item past the end');
