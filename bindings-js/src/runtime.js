@@ -237,7 +237,11 @@ export class Runtime {
       admit(this, null);
       throw e;
     }
-    const s = new Session(this, w, arch, err, store, budget, owned, env);
+    return this.#admitted(new Session(this, w, arch, err, store, budget, owned, env), retain, memoRecords, usedBefore, budget, defaults);
+  }
+
+  // A loaded session's retain cache and memo set, then admitted (or disposed).
+  #admitted(s, retain, memoRecords, usedBefore, budget, defaults) {
     try {
       s.setRetainBytes(retain);
       if (memoRecords) s.setMemoRecords(memoRecords);
@@ -289,16 +293,6 @@ export class Runtime {
       admit(this, null);
       throw e;
     }
-    const s = new Session(this, w, 0, err, store, budget, owned, env, id);
-    try {
-      s.setRetainBytes(retain);
-      if (memoRecords) s.setMemoRecords(memoRecords);
-    } catch (e) {
-      s.dispose();
-      admit(this, null);
-      throw e;
-    }
-    admit(this, s, usedBefore, Number(budget), defaults.ceiling);
-    return s;
+    return this.#admitted(new Session(this, w, 0, err, store, budget, owned, env, id), retain, memoRecords, usedBefore, budget, defaults);
   }
 }
