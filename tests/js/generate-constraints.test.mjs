@@ -84,7 +84,7 @@ test('the step API: allowed() sees what was fed since prefill; rewind forgets; s
   assert.equal(seen, [[], [a], [a]]);
   const dg = d.generator({ model: md, sampler: { kind: 'greedy' } });
   dg.prefill([1, 2, 3]);
-  code(() => g.speculate(dg, { k: 2, maxTokens: 4 }), 'UNSUPPORTED', /logitBias and sampler.allowed/);
+  code(() => g.speculate(dg, { k: 2, maxTokens: 4 }), 'UNSUPPORTED', /logitBias, sampler.allowed and sampler.regex/);
   g.free(); dg.free();
   code(() => s.generate([1, 2], { maxTokens: 4, model: md, sampler: { logitBias: { 1: 1 } }, speculative: { draft: d, model: md } }), 'UNSUPPORTED', /not applied by speculative/);
   code(() => s.generate([1, 2], { maxTokens: 4, model: md, topLogprobs: 2, onToken: () => {}, speculative: { draft: d, model: md } }), 'UNSUPPORTED', /topLogprobs/);

@@ -22,6 +22,8 @@ const holoWorker :Workerd.Worker = (
     (name = "src/generate.js", esModule = embed "src/generate.js"),
     (name = "src/generator.js", esModule = embed "src/generator.js"),
     (name = "src/generator-draws.js", esModule = embed "src/generator-draws.js"),
+    (name = "src/sequences.js", esModule = embed "src/sequences.js"),
+    (name = "src/source.js", esModule = embed "src/source.js"),
     (name = "src/handle.js", esModule = embed "src/handle.js"),
     (name = "src/host.js", esModule = embed "src/host.js"),
     (name = "src/init.js", esModule = embed "src/init.js"),
