@@ -58,6 +58,23 @@ function checkPos(p, n, insert) {
 
 const dtypeOf = (ctx, items, dflt) => (items.length ? ctx.value(items[0]).dtype : dflt);
 
+// Identity lives here: on a sequence it is the same list under a new name.
+OPS.Identity = {
+  attrs: [],
+  // a sequence (compiler/onnx-ops-seq.js) is the same list under a new name
+  norm(ctx, n) {
+    const x = ctx.value(n.inputs[0]);
+    if (ctx.seq(n.inputs[0])) {
+      ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), x.dtype, x.optional);
+      ctx.value(n.outputs[0]).elemSeq = x.elemSeq;
+      return;
+    }
+    ctx.emit('Identity', n.inputs, n.outputs, {});
+    // a run-time sequence keeps what it holds (compiler/seq-values.js)
+    if (x.list) Object.assign(ctx.value(n.outputs[0]), { dtype: x.dtype, shape: x.shape, list: x.list });
+  },
+};
+
 OPS.SequenceEmpty = {
   attrs: ['dtype'],
   in0Optional: true,

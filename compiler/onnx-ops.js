@@ -24,6 +24,8 @@ import { SIGNAL_OPS } from './onnx-ops-signal.js';
 import { MAX_NODE_IN } from './holo-writer.js';
 import { TEXT_OPS } from './onnx-ops-text.js';
 import { OPSET21_OPS } from './onnx-ops-opset21.js';
+import { BATCHNORM_OPS } from './onnx-ops-batchnorm.js';
+import { CAST_OPS } from './onnx-ops-cast.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -86,7 +88,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS, TEXT_OPS, OPSET21_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS, TEXT_OPS, OPSET21_OPS, BATCHNORM_OPS, CAST_OPS);
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
@@ -377,85 +379,6 @@ for (const op of ['Sum', 'Mean']) {
   };
 }
 
-OPS.BatchNormalization = {
-  attrs: ['epsilon', 'momentum', 'spatial', 'is_test', 'training_mode'],
-  norm(ctx, n) {
-    if (attr(n, 'spatial', 1) !== 1) throw new Unsupported(`spatial=0 (per-activation statistics) is not supported`);
-    const tm = attr(n, 'training_mode', 0);
-    if (tm !== 0 && tm !== 1) throw new Unsupported(`training_mode must be 0 or 1, got ${tm}`);
-    if (tm === 1) return batchNormTraining(ctx, n);
-    const outs = ctx.trimOutputs(n.outputs);
-    if (outs.length > 1) throw new Unsupported(`the training outputs (running mean/var) are not supported`);
-    ctx.emit('BatchNormalization', n.inputs, outs, { epsilon: A.float(attr(n, 'epsilon', 1e-5)), momentum: A.float(attr(n, 'momentum', 0.9)) });
-  },
-};
-
-/**
- * BatchNormalization with training_mode=1 (opsets 14, 15): Y normalizes X by
- * the batch's own mean and (biased) variance over every axis but 1; the
- * optional outputs are the running statistics input_mean * momentum +
- * batch_mean * (1 - momentum), and the same for the variance, as the ONNX
- * reference computes them.
- */
-function batchNormTraining(ctx, n) {
-  const [x, scale, bias, mean, variance] = n.inputs;
-  const xs = ctx.shape(x), dt = ctx.value(x).dtype;
-  if (!xs || xs.length < 2) throw new Unsupported('training_mode=1 needs X of known rank >= 2');
-  if (![DT.f32, DT.f64].includes(dt)) throw new Unsupported(`training_mode=1 with X of ${dtypeName(dt)} is not supported`);
-  if ([scale, bias, mean, variance].some((v) => !v || ctx.value(v).dtype !== dt)) throw new Unsupported(`training_mode=1: scale, B, input_mean and input_var must be given, of X's dtype`);
-  const o = n.outputs[0], eps = attr(n, 'epsilon', 1e-5), mom = attr(n, 'momentum', 0.9);
-  const e = (op, ins, attrs = {}) => ctx.emit(op, ins, [ctx.tmp(`${o}_${op}`)], attrs)[0];
-  const k = (v) => ctx.constScalar(`${o}_c`, dt, v);
-  const axes = ctx.constI64(`${o}_axes`, [0, ...Array.from({ length: xs.length - 2 }, (_, i) => i + 2)]);
-  const keep = { keepdims: A.int(1), noop_with_empty_axes: A.int(0) };
-  const chan = [1, -1, ...ones(xs.length - 2)];
-  const bmean = e('ReduceMean', [x, axes], keep);
-  const d = e('Sub', [x, bmean]);
-  const bvar = e('ReduceMean', [e('Mul', [d, d]), axes], keep);
-  const norm = e('Div', [e('Mul', [ctx.reshapeTo(scale, chan), d]), e('Sqrt', [e('Add', [bvar, k(eps)])])]);
-  ctx.emit('Add', [norm, ctx.reshapeTo(bias, chan)], [o], {});
-  const outs = ctx.trimOutputs(n.outputs);
-  if (outs.length > 3) throw new Unsupported('training_mode=1 has 3 outputs (Y, running_mean, running_var)');
-  const running = (stat, batch, out) => {
-    const b = ctx.reshapeTo(batch, [-1]);
-    ctx.emit('Add', [e('Mul', [stat, k(mom)]), e('Mul', [b, k(1 - mom)])], [out], {});
-  };
-  if (outs[1]) running(mean, bmean, outs[1]);
-  if (outs[2]) running(variance, bvar, outs[2]);
-}
-
-// CastLike (opset 15): Cast to the dtype of its second input, known here.
-/** Cast-19's saturate (default 1) only concerns float8 targets, which are refused: checked, then dropped. */
-function castSaturate(ctx, n) {
-  if (n.attrs.saturate === undefined) return;
-  if (ctx.opset < 19) throw new Unsupported(`attribute 'saturate' is opset 19 (this model is opset ${ctx.opset})`);
-  const s = attr(n, 'saturate', 1);
-  if (s !== 0 && s !== 1) throw new Unsupported(`saturate must be 0 or 1, got ${s}`);
-}
-// ONNX codes the reader has no name for: the float8 types (opset 19) and the 4-bit integers (opset 21)
-const CAST_EXTRA = { 17: 'float8e4m3fn (opset 19)', 18: 'float8e4m3fnuz (opset 19)', 19: 'float8e5m2 (opset 19)', 20: 'float8e5m2fnuz (opset 19)', 21: 'uint4 (opset 21)', 22: 'int4 (opset 21)' };
-const castTypeName = (to) => CAST_EXTRA[to] ?? dtypeName(to);
-
-OPS.CastLike = {
-  attrs: ['saturate'],
-  norm(ctx, n) {
-    const to = ctx.value(n.inputs[1]).dtype;
-    castSaturate(ctx, n);
-    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16].includes(to)) throw new Unsupported(`cast to ${castTypeName(to)} is not supported`);
-    ctx.emit('Cast', [n.inputs[0]], n.outputs, { to: A.int(to) });
-  },
-};
-OPS.Cast = {
-  attrs: ['to', 'saturate'],
-  norm(ctx, n) {
-    const to = attr(n, 'to');
-    if (typeof to !== 'number') throw new Unsupported(`Cast 'to' must be an int data type (a string 'to' is opset < 6)`);
-    castSaturate(ctx, n);
-    if (![1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16].includes(to)) throw new Unsupported(`cast to ${castTypeName(to)} is not supported`);
-    ctx.emit('Cast', n.inputs, n.outputs, { to: A.int(to) });
-  },
-};
-
 OPS.Shape = {
   attrs: ['start', 'end'],
   norm(ctx, n) {
@@ -605,31 +528,6 @@ OPS.Constant = {
 };
 
 /** Nodes the convert pipeline keeps as is (handled by rewrites). */
-OPS.Identity = {
-  attrs: [],
-  // a sequence (compiler/onnx-ops-seq.js) is the same list under a new name
-  norm(ctx, n) {
-    const x = ctx.value(n.inputs[0]);
-    if (ctx.seq(n.inputs[0])) {
-      ctx.defineSeq(n.outputs[0], ctx.seq(n.inputs[0]), x.dtype, x.optional);
-      ctx.value(n.outputs[0]).elemSeq = x.elemSeq;
-      return;
-    }
-    ctx.emit('Identity', n.inputs, n.outputs, {});
-    // a run-time sequence keeps what it holds (compiler/seq-values.js)
-    if (x.list) Object.assign(ctx.value(n.outputs[0]), { dtype: x.dtype, shape: x.shape, list: x.list });
-  },
-};
-OPS.Dropout = {
-  attrs: ['ratio', 'seed', 'is_test'],
-  // opset < 12: inference is the identity (opset 6's is_test=0 "training" mode is not run by an inference engine);
-  // opset >= 12: the training_mode input decides (see rewrites/remove-identity.js)
-  norm(ctx, n) {
-    // before opset 10 the mask has X's dtype, not bool: not modelled
-    if (ctx.opset < 10 && ctx.trimOutputs(n.outputs).length > 1) throw new Unsupported(`the mask output of opset ${ctx.opset} (of X's dtype) is not supported`);
-    ctx.emit('Dropout', n.inputs, n.outputs, {});
-  },
-};
 
 // ---- ops the converter maps for kernels that may not exist yet (the backend
 // check at the end of convert() refuses them until a kernel is registered)
