@@ -9,10 +9,11 @@
 // data and an all-true mask, or a refusal when training draws at random).
 // A constant training_mode true with a nonzero constant ratio is refused here.
 //
-// When the removed node's output is a graph output, the graph output port
-// becomes the node's input value (so the port takes that value's name), unless
-// the input is a node output used nowhere else, which is renamed instead
-// (keeping the output name the model declared).
+// When the removed node's output is a graph output, the node's input value is
+// renamed to the declared output name wherever it is read (a .holo output
+// port is named by its value, and users ask for outputs by the names the
+// model declares). Only when the input is a graph input or itself a graph
+// output (it cannot take a second name) does the port take the input's name.
 import { readElems } from '../ir.js';
 
 /** Is this Dropout provably the identity with no mask in use? (Throws for a training run that draws at random.) */
@@ -42,11 +43,11 @@ export function removeIdentity(ir) {
     const x = n.inputs[0], y = n.outputs[0];
     ir.nodes.splice(ir.nodes.indexOf(n), 1);
     const xv = ir.get(x);
-    const uses = ir.uses();
-    if (ir.outputs.includes(y) && xv.kind === 'node' && !ir.outputs.includes(x) && (uses.get(x) ?? 0) === 0) {
-      // rename the producer's output to the declared output name
+    if (ir.outputs.includes(y) && xv.kind === 'node' && !ir.outputs.includes(x)) {
+      // rename the producer's output, and its other readers, to the declared output name
       const p = ir.producer(x);
       p.outputs = p.outputs.map((o) => (o === x ? y : o));
+      ir.replaceUses(x, y);
       const yv = ir.get(y);
       ir.values.delete(x);
       ir.values.set(y, { ...xv, name: y, dtype: xv.dtype, shape: xv.shape ?? yv?.shape ?? null });

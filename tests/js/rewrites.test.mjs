@@ -62,6 +62,16 @@ test('remove-identity: Identity/Dropout chains disappear, the declared output na
   assert.is(removeIdentity(ir), 3);
   assert.equal(ir.nodes.map((n) => [n.op, n.inputs, n.outputs]), [['Relu', ['x'], ['y']]]);
   assert.equal(ir.outputs, ['y']);
+  // the Identity's input is read elsewhere too: it still takes the declared name
+  const q = ir0();
+  node(q, 'Relu', ['x'], ['q'], {}, ['N', 4]);
+  node(q, 'Identity', ['q'], ['y'], {}, ['N', 4]);
+  node(q, 'Neg', ['q'], ['z'], {}, ['N', 4]);
+  q.outputs.push('y', 'z');
+  assert.is(removeIdentity(q), 1);
+  assert.equal(q.nodes.map((n) => [n.op, n.inputs, n.outputs]), [['Relu', ['x'], ['y']], ['Neg', ['y'], ['z']]]);
+  assert.equal(q.outputs, ['y', 'z']);
+  assert.ok(!q.values.has('q') && q.get('y').kind === 'node');
   // Identity of a graph input that is also an output: the port is the input
   const j = ir0();
   node(j, 'Identity', ['x'], ['y']);
