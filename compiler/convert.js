@@ -25,7 +25,8 @@
 //   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
 // fuse: default true — the kernel-contract rewrites (docs/converter.md):
 //   fuse-layernorm, fuse-matmul-bias, fuse-relu, fuse-clip. Same output bytes as the
-//   unfused graph; `fuse: false` emits the op-for-op graph. Weight layouts are
+//   unfused graph, but for fuse-qdq (QDQ onto the integer ops: onnxruntime's
+//   default-level bytes, decision 66); `fuse: false` emits the op-for-op graph. Weight layouts are
 //   the backend's (a MatMul/Gemm's constant B is packed by its kernel at the
 //   first execution, docs/decisions.md 32): nothing here depends on a tile.
 //
@@ -53,6 +54,7 @@ import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.j
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 import { widenHalf } from './rewrites/widen-half.js';
+import { fuseQdq } from './rewrites/fuse-qdq.js';
 import { allNodes } from './control-graphs.js';
 import { emitNodes, emitGraphsOf, captureRename } from './emit-graphs.js';
 import { TRAINING_OPS, TRAINING_DOMAIN } from './onnx-ops-training.js';
@@ -353,8 +355,11 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   // the model's side files are part of it (a 1 GiB weight beside a 1 KiB graph)
   const modelBytes = (onnxBytes.byteLength ?? onnxBytes.length) + model.externalBytes;
   ir.foldLimit = { total: FOLD_TOTAL_FACTOR * modelBytes + FOLD_TOTAL_SLACK, used: 0 };
-  const g = model.graph;
   const report = { opset, producer: model.producer, externalBytes: model.externalBytes, ops: {}, rewrites: ir.log, inputs: [], outputs: [] };
+  // QDQ patterns onto the integer ops: before normalization lowers DequantizeLinear (rewrites/fuse-qdq.js)
+  const q = opts.fuse !== false ? fuseQdq(model.graph) : { graph: model.graph, fused: 0 };
+  if (q.fused) ir.log.push(`fuse-qdq: ${q.fused} DequantizeLinear -> op -> QuantizeLinear onto the integer core`);
+  const g = q.graph;
   const inits = importValues(ir, g, shapes, report);
   const nodes = topoSort(g.nodes, new Set([...inits, ...g.inputs.map((i) => i.name)]));
   normalizeNodes(ir, g, nodes, { opset, fold, report, progress });
