@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "holo-std.h"
+#include "util/holo_fixture.h"
 #include "hologram/cpu_backend.h"
 #include "hologram/generate.h"
 
@@ -20,31 +21,11 @@
 #define NP 20
 #define NOUT 10
 
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
-  holo_gen g;
-} fx;
 
 /* A "process": session and generator over gen-bigram (token, h f32[1,32]). */
-static void fx_open(fx *f, const float *h0) {
-  holo_error err = {0};
-  assert_int_equal(holo_read_file("tests/fixtures/gen-bigram.holo", &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
-  holo_options o = {holo_std_allocator(), 0, 0, 0};
-  if (holo_session_load(f->bytes, f->len, &f->be, &o, &f->s, &err)) fail_msg("%s", err.message);
-  holo_causal_model m;
-  holo_causal_model_default(&m);
+static void gen_open(gfx *f, const float *h0) {
   holo_input init = {h0, V * sizeof(float), 0, 0};
-  if (holo_gen_init(&f->g, f->s, &m, h0 ? &init : 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
-}
-
-static void fx_close(fx *f) {
-  holo_gen_free(&f->g);
-  holo_session_free(f->s);
-  free(f->bytes);
+  gfx_open(f, "gen-bigram", 0, 0, h0 ? &init : 0);
 }
 
 static void greedy_after(holo_gen *g, uint32_t n, uint32_t *out) {
@@ -77,8 +58,8 @@ typedef struct run_result {
 
 static run_result run_cached(holo_warm_store *ws) {
   run_result r;
-  fx f;
-  fx_open(&f, 0);
+  gfx f;
+  gen_open(&f, 0);
   holo_prompt_cache pc;
   holo_error err = {0};
   uint32_t p[NP];
@@ -89,7 +70,7 @@ static run_result run_cached(holo_warm_store *ws) {
   greedy_after(&f.g, NOUT, r.out);
   r.stats = pc.stats;
   holo_prompt_cache_free(&pc, &f.g);
-  fx_close(&f);
+  gfx_close(&f);
   return r;
 }
 
@@ -219,21 +200,21 @@ static void initial_state_enters_the_key(void **st) {
   uint32_t out0[NOUT], out1[NOUT];
   holo_error err = {0};
   { /* cold references, no cache */
-    fx a, b;
-    fx_open(&a, 0);
-    fx_open(&b, h1);
+    gfx a, b;
+    gen_open(&a, 0);
+    gen_open(&b, h1);
     assert_int_equal(holo_gen_prefill(&a.g, p, 2, &err), HOLO_OK);
     assert_int_equal(holo_gen_prefill(&b.g, p, 2, &err), HOLO_OK);
     memcpy(ref0, a.g.logits, sizeof ref0);
     memcpy(ref1, b.g.logits, sizeof ref1);
     greedy_after(&a.g, NOUT, out0);
     greedy_after(&b.g, NOUT, out1);
-    fx_close(&b);
-    fx_close(&a);
+    gfx_close(&b);
+    gfx_close(&a);
   }
   assert_true(memcmp(ref0, ref1, sizeof ref0) != 0); /* the initial state matters */
-  fx f;
-  fx_open(&f, 0);
+  gfx f;
+  gen_open(&f, 0);
   holo_gen g1;
   holo_input init = {h1, sizeof h1, 0, 0};
   holo_causal_model m;
@@ -265,7 +246,7 @@ static void initial_state_enters_the_key(void **st) {
   holo_prompt_cache_free(&pc, &f.g);
   holo_mem_store_release(&ms);
   holo_gen_free(&g1);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 int main(void) {

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "holo-std.h"
+#include "util/holo_fixture.h"
 #include "hologram/cpu_backend.h"
 #include "hologram/generate.h"
 
@@ -22,40 +23,12 @@
 #define NQ 5
 #define NOUT 6
 
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
-  holo_gen g;
-} fx;
 
-static void fx_open(fx *f, const char *name) {
-  char path[256];
-  holo_error err = {0};
-  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
-  assert_int_equal(holo_read_file(path, &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
-  holo_options o = {holo_std_allocator(), 0, 0, 0};
-  if (holo_session_load(f->bytes, f->len, &f->be, &o, &f->s, &err)) fail_msg("%s", err.message);
+static void gen_open(gfx *f, const char *name) {
   holo_causal_model m;
   holo_causal_model_default(&m);
   m.position_input = 1;
-  if (holo_gen_init(&f->g, f->s, &m, 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
-}
-
-static void fx_close(fx *f) {
-  holo_gen_free(&f->g);
-  holo_session_free(f->s);
-  free(f->bytes);
-}
-
-static void greedy_after(holo_gen *g, uint32_t n, uint32_t *out) {
-  holo_error err = {0};
-  for (uint32_t i = 0; i < n; i++) {
-    out[i] = holo_argmax(g->logits, V, 0);
-    assert_int_equal(holo_gen_feed(g, out[i], &err), HOLO_OK);
-  }
+  gfx_open(f, name, 0, &m, 0);
 }
 
 /* The system prompt, then question q. */
@@ -68,20 +41,20 @@ static void chat_prompt(uint32_t q, uint32_t *p) {
 
 /* A cold prefill of question q in a fresh session: logits and continuation. */
 static void cold(const char *name, uint32_t q, float *logits, uint32_t *out) {
-  fx f;
-  fx_open(&f, name);
+  gfx f;
+  gen_open(&f, name);
   uint32_t p[NSYS + NQ];
   chat_prompt(q, p);
   holo_error err = {0};
   assert_int_equal(holo_gen_prefill(&f.g, p, NSYS + NQ, &err), HOLO_OK);
   memcpy(logits, f.g.logits, V * sizeof(float));
-  greedy_after(&f.g, NOUT, out);
-  fx_close(&f);
+  gfx_greedy_feed(&f.g, V, NOUT, out);
+  gfx_close(&f);
 }
 
 static void chat(const char *name, uint32_t seq) {
-  fx f;
-  fx_open(&f, name);
+  gfx f;
+  gen_open(&f, name);
   assert_int_equal(f.g.seq, seq);
   holo_prompt_cache pc;
   holo_error err = {0};
@@ -100,7 +73,7 @@ static void chat(const char *name, uint32_t seq) {
     assert_int_equal(execs, q ? (NQ + seq - 1) / seq : (NSYS + seq - 1) / seq + (NQ + seq - 1) / seq);
     cold(name, q, want, want_out);
     assert_memory_equal(f.g.logits, want, sizeof want);
-    greedy_after(&f.g, NOUT, out);
+    gfx_greedy_feed(&f.g, V, NOUT, out);
     assert_memory_equal(out, want_out, sizeof out);
   }
   /* entries: the system prompt and three whole prompts */
@@ -108,7 +81,7 @@ static void chat(const char *name, uint32_t seq) {
   assert_int_equal(pc.stats.hits, 2);
   assert_int_equal(pc.stats.tokens_reused, 2 * NSYS);
   holo_prompt_cache_free(&pc, &f.g);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 static void chat_seq_model(void **st) {
@@ -124,8 +97,8 @@ static void chat_step_graph(void **st) {
 /* Without the checkpoint the questions share nothing (the whole-prompt rule). */
 static void without_checkpoint_nothing_shared(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-seq");
+  gfx f;
+  gen_open(&f, "gen-seq");
   holo_prompt_cache pc;
   holo_error err = {0};
   assert_int_equal(holo_prompt_cache_init(&pc, 8, 0, 0, holo_std_allocator(), &err), HOLO_OK);
@@ -136,15 +109,15 @@ static void without_checkpoint_nothing_shared(void **st) {
     assert_int_equal(reused, 0);
   }
   holo_prompt_cache_free(&pc, &f.g);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 /* Checkpoints out of order, zero or past the prompt are argument errors; a
  * checkpoint at the prompt's end is the whole prompt (one entry). */
 static void bad_checkpoints_refused(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-seq");
+  gfx f;
+  gen_open(&f, "gen-seq");
   holo_prompt_cache pc;
   holo_error err = {0};
   assert_int_equal(holo_prompt_cache_init(&pc, 8, 0, 0, holo_std_allocator(), &err), HOLO_OK);
@@ -162,7 +135,7 @@ static void bad_checkpoints_refused(void **st) {
   assert_int_equal(holo_gen_prefill_checkpointed(&f.g, &pc, p, NSYS + NQ, end, 1, &r, &err), HOLO_OK);
   assert_int_equal(pc.stats.inserts, 1);
   holo_prompt_cache_free(&pc, &f.g);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 int main(void) {

@@ -16,37 +16,19 @@
 #include "hologram/cpu_backend.h"
 #include "hologram/generate.h"
 #include "holo-std.h"
+#include "util/holo_fixture.h"
 
 #define V 32
 
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
-  holo_gen g;
-} fx;
 
-static void fx_open_opts(fx *f, const char *name, holo_warm_store *ws) {
-  char path[256];
-  holo_error err = {0};
-  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
-  assert_int_equal(holo_read_file(path, &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
+static void gen_open_opts(gfx *f, const char *name, holo_warm_store *ws) {
   holo_options o = {holo_std_allocator(), 0, ws, 0};
-  if (holo_session_load(f->bytes, f->len, &f->be, &o, &f->s, &err)) fail_msg("%s", err.message);
   holo_causal_model m;
   holo_causal_model_default(&m);
   if (strcmp(name, "gen-pos") == 0) m.position_input = 1;
-  if (holo_gen_init(&f->g, f->s, &m, 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
+  gfx_open(f, name, &o, &m, 0);
 }
-static void fx_open(fx *f, const char *name) { fx_open_opts(f, name, 0); }
-
-static void fx_close(fx *f) {
-  holo_gen_free(&f->g);
-  holo_session_free(f->s);
-  free(f->bytes);
-}
+static void gen_open(gfx *f, const char *name) { gen_open_opts(f, name, 0); }
 
 static holo_sampler greedy(void) {
   holo_sampler s;
@@ -67,8 +49,8 @@ static uint32_t argmax(const float *l) {
 
 /* Reference: drive the bigram model by hand with holo_execute. */
 static void reference_greedy(const uint32_t *prompt, uint32_t np, uint32_t n, uint32_t *out) {
-  fx f;
-  fx_open(&f, "gen-bigram");
+  gfx f;
+  gen_open(&f, "gen-bigram");
   float h[V] = {0}, last[V];
   holo_error err = {0};
   for (uint32_t i = 0; i < np + n; i++) {
@@ -83,7 +65,7 @@ static void reference_greedy(const uint32_t *prompt, uint32_t np, uint32_t n, ui
     holo_output_free(f.s, &o[0]);
     holo_output_free(f.s, &o[1]);
   }
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 static void greedy_matches_hand_driven_reference(void **st) {
@@ -92,8 +74,8 @@ static void greedy_matches_hand_driven_reference(void **st) {
   enum { N = 24 };
   uint32_t ref[N], got[N], n = 0;
   reference_greedy(prompt, 3, N, ref);
-  fx f;
-  fx_open(&f, "gen-bigram");
+  gfx f;
+  gen_open(&f, "gen-bigram");
   holo_sampler s = greedy();
   holo_error err = {0};
   assert_int_equal(f.g.vocab, V);
@@ -108,13 +90,13 @@ static void greedy_matches_hand_driven_reference(void **st) {
   for (int i = 1; i < N; i++) distinct += got[i] != got[0];
   assert_true(distinct > 0);
   holo_sampler_free(&s);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 static void repeated_prefix_dispatches_nothing(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-bigram");
+  gfx f;
+  gen_open(&f, "gen-bigram");
   holo_sampler s = greedy();
   holo_error err = {0};
   const uint32_t prompt[5] = {4, 9, 9, 1, 30};
@@ -144,17 +126,17 @@ static void repeated_prefix_dispatches_nothing(void **st) {
   assert_int_equal(f.g.stats.memo_hits - before.memo_hits, 3);
   assert_true(f.g.stats.dispatches - before.dispatches > 0);
   holo_sampler_free(&s);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 static void position_input_and_counter_state(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-pos");
+  gfx f;
+  gen_open(&f, "gen-pos");
   holo_error err = {0};
   /* compare logits with a hand-driven execute: token 5 at pos 0..9 */
-  fx r;
-  fx_open(&r, "gen-pos");
+  gfx r;
+  gen_open(&r, "gen-pos");
   float cnt = 0;
   for (int64_t p = 0; p < 10; p++) {
     assert_int_equal(holo_gen_feed(&f.g, 5, &err), HOLO_OK);
@@ -168,8 +150,8 @@ static void position_input_and_counter_state(void **st) {
   }
   assert_true(cnt == 10.0f);
   assert_int_equal(f.g.pos, 10);
-  fx_close(&r);
-  fx_close(&f);
+  gfx_close(&r);
+  gfx_close(&f);
 }
 
 typedef struct cb_ctx {
@@ -184,8 +166,8 @@ static bool on_tok(void *ctx, uint32_t t, uint32_t i) {
 
 static void stop_token_max_tokens_callback(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-bigram");
+  gfx f;
+  gen_open(&f, "gen-bigram");
   holo_sampler s = greedy();
   holo_error err = {0};
   uint32_t out[40], n;
@@ -217,7 +199,7 @@ static void stop_token_max_tokens_callback(void **st) {
   assert_int_equal(c.calls, 3);
   assert_memory_equal(out2, out, 3 * 4);
   holo_sampler_free(&s);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 typedef struct insp_ctx {
@@ -244,8 +226,8 @@ static void observe(void *ctx, const holo_gen_step_info *i) {
 
 static void inspection_and_intervention(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-bigram");
+  gfx f;
+  gen_open(&f, "gen-bigram");
   holo_sampler_config c;
   holo_sampler_config_default(&c);
   c.seed = 3;
@@ -270,7 +252,7 @@ static void inspection_and_intervention(void **st) {
   assert_true(f.g.logits[17] < 900.0f);
   holo_gen_set_inspector(&f.g, 0);
   holo_sampler_free(&s);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 static double now_ms(void) {
@@ -290,8 +272,8 @@ static void greedy_after(holo_gen *g, uint32_t n, uint32_t *out) {
 
 static void prompt_cache_table_and_eviction(void **st) {
   (void)st;
-  fx f;
-  fx_open(&f, "gen-bigram");
+  gfx f;
+  gen_open(&f, "gen-bigram");
   holo_prompt_cache pc;
   holo_error err = {0};
   assert_int_equal(holo_prompt_cache_init(&pc, 8, 0, 0, holo_std_allocator(), &err), HOLO_OK);
@@ -338,7 +320,7 @@ static void prompt_cache_table_and_eviction(void **st) {
   holo_gen_prefill_cached(&f.g, &pc, p_new, 3, &reused, &err);
   assert_int_equal(reused, 3);
   holo_prompt_cache_free(&pc, &f.g);
-  fx_close(&f);
+  gfx_close(&f);
 }
 
 /* A second "process" (new session, generator and cache) starts warm. */
@@ -348,8 +330,8 @@ static void persisted_roundtrip(holo_warm_store *ws, const char *what) {
   uint32_t ref[10], got[10], reused;
   holo_error err = {0};
   {
-    fx f;
-    fx_open_opts(&f, "gen-bigram", ws);
+    gfx f;
+    gen_open_opts(&f, "gen-bigram", ws);
     holo_prompt_cache pc;
     assert_int_equal(holo_prompt_cache_init(&pc, 4, 0, ws, holo_std_allocator(), &err), HOLO_OK);
     assert_int_equal(holo_gen_prefill_cached(&f.g, &pc, prompt, 20, &reused, &err), HOLO_OK);
@@ -357,11 +339,11 @@ static void persisted_roundtrip(holo_warm_store *ws, const char *what) {
     assert_int_equal(pc.stats.store_puts, 2); /* one state value, one manifest */
     greedy_after(&f.g, 10, ref);
     holo_prompt_cache_free(&pc, &f.g);
-    fx_close(&f);
+    gfx_close(&f);
   }
   {
-    fx f;
-    fx_open_opts(&f, "gen-bigram", ws);
+    gfx f;
+    gen_open_opts(&f, "gen-bigram", ws);
     holo_prompt_cache pc;
     assert_int_equal(holo_prompt_cache_init(&pc, 4, 0, ws, holo_std_allocator(), &err), HOLO_OK);
     /* a longer prompt: the stored 20-token prefix is found, 2 tokens run */
@@ -378,7 +360,7 @@ static void persisted_roundtrip(holo_warm_store *ws, const char *what) {
     assert_int_equal(reused, 20);
     print_message("%s: new process reused %u prompt tokens from the store\n", what, 20);
     holo_prompt_cache_free(&pc, &f.g);
-    fx_close(&f);
+    gfx_close(&f);
   }
 }
 
@@ -410,19 +392,19 @@ static void speculative_equals_target_greedy(void **st) {
   enum { N = 40 };
   uint32_t ref[N];
   {
-    fx t;
-    fx_open(&t, "gen-bigram");
+    gfx t;
+    gen_open(&t, "gen-bigram");
     holo_error err = {0};
     holo_gen_prefill(&t.g, prompt, 4, &err);
     greedy_after(&t.g, N, ref);
-    fx_close(&t);
+    gfx_close(&t);
   }
   const char *drafts[2] = {"gen-draft", "gen-bigram"};
   for (int d = 0; d < 2; d++) {
     for (uint32_t k = 1; k <= 6; k += 2) {
-      fx t, dr;
-      fx_open(&t, "gen-bigram");
-      fx_open(&dr, drafts[d]);
+      gfx t, dr;
+      gen_open(&t, "gen-bigram");
+      gen_open(&dr, drafts[d]);
       holo_error err = {0};
       holo_gen_prefill(&t.g, prompt, 4, &err);
       holo_gen_prefill(&dr.g, prompt, 4, &err);
@@ -438,8 +420,8 @@ static void speculative_equals_target_greedy(void **st) {
       print_message("speculative k=%u draft=%s: acceptance %.3f (%llu/%llu), draft steps %llu, draft dispatches %llu\n", k,
                     drafts[d], rep.acceptance, (unsigned long long)rep.accepted, (unsigned long long)rep.proposed,
                     (unsigned long long)rep.draft_steps, (unsigned long long)dr.g.stats.dispatches);
-      fx_close(&dr);
-      fx_close(&t);
+      gfx_close(&dr);
+      gfx_close(&t);
     }
   }
 }

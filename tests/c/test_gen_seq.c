@@ -15,52 +15,24 @@
 #include "hologram/cpu_backend.h"
 #include "hologram/generate.h"
 #include "holo-std.h"
+#include "util/holo_fixture.h"
 
 #define V 32
 
-typedef struct fx {
-  uint8_t *bytes;
-  size_t len;
-  holo_backend be;
-  holo_session *s;
-  holo_gen g;
-} fx;
 
-static void fx_open(fx *f, const char *name, bool masked) {
-  char path[256];
-  holo_error err = {0};
-  snprintf(path, sizeof path, "tests/fixtures/%s.holo", name);
-  assert_int_equal(holo_read_file(path, &f->bytes, &f->len, &err), HOLO_OK);
-  holo_cpu_backend_init(&f->be);
-  holo_options o = {holo_std_allocator(), 0, 0, 0};
-  if (holo_session_load(f->bytes, f->len, &f->be, &o, &f->s, &err)) fail_msg("%s", err.message);
+static void gen_open(gfx *f, const char *name, bool masked) {
   holo_causal_model m;
   holo_causal_model_default(&m);
   m.position_input = 1;
   m.masked_state = masked;
-  if (holo_gen_init(&f->g, f->s, &m, 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
-}
-
-static void fx_close(fx *f) {
-  holo_gen_free(&f->g);
-  holo_session_free(f->s);
-  free(f->bytes);
-}
-
-/* n greedy tokens after the current logits (each fed). */
-static void greedy_after(holo_gen *g, uint32_t n, uint32_t *out) {
-  holo_error err = {0};
-  for (uint32_t i = 0; i < n; i++) {
-    out[i] = holo_argmax(g->logits, V, 0);
-    assert_int_equal(holo_gen_feed(g, out[i], &err), HOLO_OK);
-  }
+  gfx_open(f, name, 0, &m, 0);
 }
 
 static void batched_prefill_equals_stepping(void **st) {
   (void)st;
-  fx a, b;
-  fx_open(&a, "gen-seq-step", false);
-  fx_open(&b, "gen-seq", false);
+  gfx a, b;
+  gen_open(&a, "gen-seq-step", false);
+  gen_open(&b, "gen-seq", false);
   assert_int_equal(a.g.seq, 1);
   assert_int_equal(b.g.seq, 4);
   holo_error err = {0};
@@ -74,29 +46,29 @@ static void batched_prefill_equals_stepping(void **st) {
   assert_int_equal(b.g.pos, 11);
   assert_memory_equal(a.g.logits, b.g.logits, V * 4);
   /* the rows of the last execution are the logits after each of its tokens */
-  fx c;
-  fx_open(&c, "gen-seq-step", false);
+  gfx c;
+  gen_open(&c, "gen-seq-step", false);
   for (uint32_t i = 0; i < 9; i++) assert_int_equal(holo_gen_feed(&c.g, p[i], &err), HOLO_OK);
   assert_memory_equal(holo_gen_rows(&b.g, 0), c.g.logits, V * 4);
   assert_null(holo_gen_rows(&b.g, 3));
   /* the continuation: 20 greedy tokens, each a one-token (padded) execution */
   uint32_t ra[20], rb[20];
-  greedy_after(&a.g, 20, ra);
-  greedy_after(&b.g, 20, rb);
+  gfx_greedy_feed(&a.g, V, 20, ra);
+  gfx_greedy_feed(&b.g, V, 20, rb);
   assert_memory_equal(ra, rb, sizeof ra);
   /* past the model's 32 positions: an error value, not a crash */
   holo_status s1 = HOLO_OK;
   for (uint32_t i = 0; i < 4 && !s1; i++) s1 = holo_gen_feed(&b.g, 1, &err);
   assert_int_not_equal(s1, HOLO_OK);
   assert_true(err.message[0] != 0);
-  fx_close(&a), fx_close(&b), fx_close(&c);
+  gfx_close(&a), gfx_close(&b), gfx_close(&c);
 }
 
 static void rewind_keeps_state_and_restores_logits(void **st) {
   (void)st;
-  fx b, a;
-  fx_open(&b, "gen-seq", false);
-  fx_open(&a, "gen-seq-step", false);
+  gfx b, a;
+  gen_open(&b, "gen-seq", false);
+  gen_open(&a, "gen-seq-step", false);
   holo_error err = {0};
   const uint32_t p[6] = {7, 3, 3, 12, 20, 2};
   assert_int_equal(holo_gen_prefill(&b.g, p, 2, &err), HOLO_OK);
@@ -143,7 +115,7 @@ static void rewind_keeps_state_and_restores_logits(void **st) {
   const uint32_t bad[2] = {1, 99};
   assert_int_equal(holo_gen_feed_seq(&b.g, bad, 2, &err), HOLO_ERR_ARG);
   assert_non_null(strstr(err.message, "outside the vocabulary"));
-  fx_close(&b), fx_close(&a);
+  gfx_close(&b), gfx_close(&a);
 }
 
 typedef struct stopper {
@@ -162,18 +134,18 @@ static void speculative_one_execution_equals_greedy(void **st) {
   enum { N = 24 };
   for (int pi = 0; pi < 2; pi++) {
     uint32_t ref[N + 1];
-    fx r;
-    fx_open(&r, "gen-seq-step", false);
+    gfx r;
+    gen_open(&r, "gen-seq-step", false);
     holo_error err = {0};
     assert_int_equal(holo_gen_prefill(&r.g, prompts[pi] + (pi ? 0 : 2), plen[pi], &err), HOLO_OK);
-    greedy_after(&r.g, N + 1, ref);
-    fx_close(&r);
+    gfx_greedy_feed(&r.g, V, N + 1, ref);
+    gfx_close(&r);
     for (uint32_t k = 1; k <= 5; k++) {
       for (int masked = 0; masked < 2; masked++) {
         for (int dr = 0; dr < 2; dr++) {
-          fx t, d;
-          fx_open(&t, "gen-seq", false);
-          fx_open(&d, dr ? "gen-seq-draft" : "gen-seq-step", masked);
+          gfx t, d;
+          gen_open(&t, "gen-seq", false);
+          gen_open(&d, dr ? "gen-seq-draft" : "gen-seq-step", masked);
           const uint32_t *p = prompts[pi] + (pi ? 0 : 2);
           assert_int_equal(holo_gen_prefill(&t.g, p, plen[pi], &err), HOLO_OK);
           assert_int_equal(holo_gen_prefill(&d.g, p, plen[pi], &err), HOLO_OK);
@@ -194,15 +166,15 @@ static void speculative_one_execution_equals_greedy(void **st) {
             print_message("gen-seq k=3 draft perturbed: acceptance %.3f (%llu/%llu), %llu target executions, %llu draft\n",
                           rep.acceptance, (unsigned long long)rep.accepted, (unsigned long long)rep.proposed,
                           (unsigned long long)rep.target_steps, (unsigned long long)rep.draft_steps);
-          fx_close(&t), fx_close(&d);
+          gfx_close(&t), gfx_close(&d);
         }
       }
     }
     /* stop token, max tokens, on_token */
     for (uint32_t m = 0; m < 6; m++) {
-      fx t, d;
-      fx_open(&t, "gen-seq", false);
-      fx_open(&d, "gen-seq-draft", true);
+      gfx t, d;
+      gen_open(&t, "gen-seq", false);
+      gen_open(&d, "gen-seq-draft", true);
       const uint32_t *p = prompts[pi] + (pi ? 0 : 2);
       holo_gen_prefill(&t.g, p, plen[pi], &err);
       holo_gen_prefill(&d.g, p, plen[pi], &err);
@@ -217,15 +189,15 @@ static void speculative_one_execution_equals_greedy(void **st) {
       assert_int_equal(n, want);
       assert_memory_equal(out, ref, n * 4);
       assert_int_equal(t.g.pos, plen[pi] + n);
-      fx_close(&t), fx_close(&d);
+      gfx_close(&t), gfx_close(&d);
     }
   }
 }
 
 static void prompt_cache_over_a_sequence_model(void **st) {
   (void)st;
-  fx b;
-  fx_open(&b, "gen-seq", false);
+  gfx b;
+  gen_open(&b, "gen-seq", false);
   holo_error err = {0};
   holo_mem_store ms;
   holo_mem_store_init(&ms, holo_std_allocator());
@@ -241,13 +213,13 @@ static void prompt_cache_over_a_sequence_model(void **st) {
   assert_int_equal(holo_gen_prefill_cached(&b.g, &pc, p, 10, &reused, &err), HOLO_OK);
   assert_int_equal(reused, 6);
   assert_int_equal(b.g.stats.steps, 3); /* the remaining 4 in one execution */
-  fx a;
-  fx_open(&a, "gen-seq-step", false);
+  gfx a;
+  gen_open(&a, "gen-seq-step", false);
   for (uint32_t i = 0; i < 10; i++) holo_gen_feed(&a.g, p[i], &err);
   assert_memory_equal(a.g.logits, b.g.logits, V * 4);
   /* a new session (a new process, as far as the store knows) starts warm */
-  fx c;
-  fx_open(&c, "gen-seq", false);
+  gfx c;
+  gen_open(&c, "gen-seq", false);
   holo_prompt_cache pc2;
   assert_int_equal(holo_prompt_cache_init(&pc2, 8, 1 << 20, &ms.store, holo_std_allocator(), &err), HOLO_OK);
   assert_int_equal(holo_gen_prefill_cached(&c.g, &pc2, p, 10, &reused, &err), HOLO_OK);
@@ -261,14 +233,14 @@ static void prompt_cache_over_a_sequence_model(void **st) {
   holo_prompt_cache_free(&pc2, 0);
   holo_prompt_cache_free(&pc, &b.g);
   holo_mem_store_release(&ms);
-  fx_close(&a), fx_close(&b), fx_close(&c);
+  gfx_close(&a), gfx_close(&b), gfx_close(&c);
 }
 
 static void content_and_computed_labels_agree_on_output(void **st) {
   (void)st;
-  fx a, b;
-  fx_open(&a, "gen-seq", false);
-  fx_open(&b, "gen-seq", false);
+  gfx a, b;
+  gen_open(&a, "gen-seq", false);
+  gen_open(&b, "gen-seq", false);
   b.g.m.content_state = true;
   holo_error err = {0};
   const uint32_t p[5] = {30, 1, 17, 4, 4};
@@ -277,10 +249,10 @@ static void content_and_computed_labels_agree_on_output(void **st) {
   assert_memory_not_equal(a.g.state[0], b.g.state[0], 32); /* different names ... */
   assert_memory_equal(a.g.logits, b.g.logits, V * 4);      /* ... for the same values */
   uint32_t ra[12], rb[12];
-  greedy_after(&a.g, 12, ra);
-  greedy_after(&b.g, 12, rb);
+  gfx_greedy_feed(&a.g, V, 12, ra);
+  gfx_greedy_feed(&b.g, V, 12, rb);
   assert_memory_equal(ra, rb, sizeof ra);
-  fx_close(&a), fx_close(&b);
+  gfx_close(&a), gfx_close(&b);
 }
 
 int main(void) {
