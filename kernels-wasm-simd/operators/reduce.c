@@ -1,6 +1,6 @@
 /* ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare,
- * ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp on f32 (and f64),
- * opset-18 form:
+ * ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp on f32 (and f64; the
+ * exact ones also on integers: reduce_dtype), opset-18 form:
  * axes is the optional i64 input 1; attributes keepdims (default 1) and
  * noop_with_empty_axes (default 0).
  *
@@ -11,6 +11,7 @@
  * -inf) and Mean NaN. With empty axes and noop_with_empty_axes=1 every
  * element reduces the singleton set {x} (so ReduceSum copies, ReduceL1 gives
  * |x|, ReduceSumSquare x^2). The reduction of one set: microkernels/reduce.h. */
+#include "microkernels/reduce.h"
 #include "common/attrs.h"
 #include "common/check.h"
 #include "common/shape.h"
@@ -21,6 +22,27 @@ static const char *const r_names[] = {"ReduceSum",  "ReduceMean",     "ReduceMax
                                       "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
                                       "ReduceLogSum", "ReduceLogSumExp"};
 
+/* The dtypes of the ONNX type lists (opset 13..20) that op computes: f32 and
+ * f64 for all; i32, i64, u32, u64 for the exact integer reductions (Sum,
+ * Prod, SumSquare, L1, Max, Min); i8, u8 (opset 12+) and bool (opset 20)
+ * for Max and Min. Mean, L2, LogSum and LogSumExp on integers are listed
+ * by the spec without saying how they round, so they are refused. */
+static holo_status reduce_dtype(holo_kernel_call *c, int op) {
+  const uint32_t dt = c->inputs[0].dtype;
+  const bool minmax = op == HOLO_REDUCE_MAX || op == HOLO_REDUCE_MIN;
+  const bool exact = minmax || op == HOLO_REDUCE_SUM || op == HOLO_REDUCE_PROD || op == HOLO_REDUCE_SUMSQ ||
+                     op == HOLO_REDUCE_L1;
+  if (dt == HOLO_DT_F32 || dt == HOLO_DT_F64) return HOLO_OK;
+  if (exact && (dt == HOLO_DT_I32 || dt == HOLO_DT_I64 || dt == HOLO_DT_U32 || dt == HOLO_DT_U64))
+    return HOLO_OK;
+  if (minmax && (dt == HOLO_DT_I8 || dt == HOLO_DT_U8 || dt == HOLO_DT_BOOL)) return HOLO_OK;
+  return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: dtype %s is not supported (f32, f64 are%s)", r_names[op],
+                     holo_k_dtype_name(dt),
+                     minmax  ? "; so are i8, u8, i32, i64, u32, u64, bool"
+                     : exact ? "; so are i32, i64, u32, u64"
+                             : "; on integers its rounding is unspecified (issue 20)");
+}
+
 /* Validates operands; mask gets the reduced axes. */
 static holo_status reduce_plan(holo_kernel_call *c, int op, uint32_t *mask, bool *keep) {
   const char *name = r_names[op];
@@ -28,9 +50,7 @@ static holo_status reduce_plan(holo_kernel_call *c, int op, uint32_t *mask, bool
   bool noop;
   if ((st = holo_k_check_arity(c, name, 1, 2, 1))) return st;
   if ((st = holo_k_check_input(c, name, 0, 0))) return st;
-  if (c->inputs[0].dtype != HOLO_DT_F32 && c->inputs[0].dtype != HOLO_DT_F64)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: dtype %s is not supported (f32, f64 are)",
-                       name, holo_k_dtype_name(c->inputs[0].dtype));
+  if ((st = reduce_dtype(c, op))) return st;
   if ((st = holo_k_flag(c, name, "keepdims", 1, keep))) return st;
   if ((st = holo_k_flag(c, name, "noop_with_empty_axes", 0, &noop))) return st;
   const holo_tensor *x = &c->inputs[0];
@@ -97,7 +117,7 @@ static holo_status reduce_run(holo_kernel_call *c, int op) {
   if (reduce_plan(c, op, &mask, &keep)) return HOLO_ERR_KERNEL;
   if (reduce_runs(c, op, mask)) return HOLO_OK;
   const holo_tensor *xt = &c->inputs[0];
-  const bool f64 = xt->dtype == HOLO_DT_F64;
+  const bool f64 = xt->dtype == HOLO_DT_F64, isint = !f64 && xt->dtype != HOLO_DT_F32;
   float *yf = c->outputs[0].data;
   double *yd = c->outputs[0].data;
   int64_t xs[HOLO_MAX_RANK];
@@ -118,6 +138,12 @@ static holo_status reduce_run(holo_kernel_call *c, int op) {
   int64_t ko[HOLO_MAX_RANK] = {0};
   size_t base = 0;
   for (size_t o = 0; o < n_out; o++) {
+    if (isint) {
+      holo_k_store_int_bits(c->outputs[0].data, xt->dtype, o,
+                            holo_ukernel_reduce_int__scalar(op, xt->dtype, xt->data, base, nr, rd, rs));
+      holo_k_next_offset(ko, kd, ks, nk, &base);
+      continue;
+    }
     double v = holo_ukernel_reduce_f32_f64__scalar(op, f64, xt->data, base, nr, rd, rs);
     if (f64) yd[o] = v;
     else yf[o] = (float)v;
