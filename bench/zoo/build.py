@@ -47,9 +47,15 @@ for n in CLASSIFIERS:
     ZOO[n] = dict(kind='classification', make=tv('', n, **kw), inputs=img(299 if n == 'inception_v3' else 224))
 for n in ['lraspp_mobilenet_v3_large', 'deeplabv3_mobilenet_v3_large', 'fcn_resnet50']:
     ZOO[n] = dict(kind='segmentation', make=tv('seg', n, weights_backbone=None), inputs=img(224))
+# At random init Faster R-CNN's 91-way softmax scores sit near 1/91, under
+# its default box_score_thresh 0.05: it detects nothing, and an empty output
+# is no check. Threshold 0 keeps its top box_detections_per_img (100), so the
+# RPN, RoiAlign, NMS and the top-k all decide what comes out.
+DET_KW = {'fasterrcnn_mobilenet_v3_large_320_fpn': {'box_score_thresh': 0.0}}
 for n in ['ssdlite320_mobilenet_v3_large', 'fasterrcnn_mobilenet_v3_large_320_fpn']:
     # eval-mode detectors take a list of [3, H, W] images and return boxes/labels/scores
-    ZOO[n] = dict(kind='detection', make=tv('det', n, weights_backbone=None), inputs=[('images', [3, 320, 320], F32)],
+    ZOO[n] = dict(kind='detection', make=tv('det', n, weights_backbone=None, **DET_KW.get(n, {})),
+                  inputs=[('images', [3, 320, 320], F32)],
                   outputs=['boxes', 'labels', 'scores'], list_input=True, calibrate=False)
 ZOO['r3d_18'] = dict(kind='video', make=tv('video', 'r3d_18'), inputs=[('input', [1, 3, 8, 112, 112], F32)])
 
