@@ -29,25 +29,14 @@
 static uint32_t RUNS = 10000;
 #define NTOK 3
 
-/* A session fixture (tests/c/util/holo_fixture.h) and its generator. */
-typedef struct gfx {
-  fx f;
-  holo_gen g;
-} gfx;
-
-static void gfx_open(gfx *x, const char *name, bool masked) {
-  holo_error err = {0};
-  fx_open(&x->f, name, 0);
+/* A session fixture with its generator (tests/c/util/holo_fixture.h):
+ * position input 1, the draft's state masked past the position. */
+static void spec_open(gfx *x, const char *name, bool masked) {
   holo_causal_model m;
   holo_causal_model_default(&m);
   m.position_input = 1;
   m.masked_state = masked;
-  if (holo_gen_init(&x->g, x->f.s, &m, 0, holo_std_allocator(), &err)) fail_msg("%s", err.message);
-}
-
-static void gfx_close(gfx *x) {
-  holo_gen_free(&x->g);
-  fx_close(&x->f);
+  gfx_open(x, name, 0, &m, 0);
 }
 
 static const uint32_t PROMPT[5] = {3, 17, 4, 29, 8};
@@ -72,7 +61,7 @@ static void sampler(holo_sampler *s, float top_p, uint64_t seed) {
  * third[c]. The step graph of the target's weights walks every prefix. */
 static void exact_law(holo_sampler *s, double *joint, double *third) {
   gfx f;
-  gfx_open(&f, "gen-seq-step", false);
+  spec_open(&f, "gen-seq-step", false);
   holo_error err = {0};
   float p1[V], p2[V], p3[V];
   holo_gen *g = &f.g;
@@ -82,7 +71,8 @@ static void exact_law(holo_sampler *s, double *joint, double *third) {
   holo_gen_snapshot s0, s1;
   assert_int_equal(holo_gen_snapshot_take(g, &s0, &err), HOLO_OK);
   for (uint32_t a = 0; a < V; a++) {
-    for (uint32_t b = 0; b < V; b++) joint[a * V + b] = 0;
+    for (uint32_t b = 0; b < V; b++)
+      joint[a * V + b] = 0;
     if (p1[a] == 0) continue;
     holo_gen_snapshot_restore(g, &s0);
     assert_int_equal(holo_gen_feed(g, a, &err), HOLO_OK);
@@ -94,7 +84,8 @@ static void exact_law(holo_sampler *s, double *joint, double *third) {
       holo_gen_snapshot_restore(g, &s1);
       assert_int_equal(holo_gen_feed(g, b, &err), HOLO_OK);
       assert_int_equal(holo_sampler_probs(s, g->logits, g->history, g->n_history, 0, 0, p3, &err), HOLO_OK);
-      for (uint32_t c = 0; c < V; c++) third[c] += joint[a * V + b] * p3[c];
+      for (uint32_t c = 0; c < V; c++)
+        third[c] += joint[a * V + b] * p3[c];
     }
     holo_gen_snapshot_free(g, &s1);
   }
@@ -127,11 +118,11 @@ static double crit(uint32_t df) {
 }
 
 /* RUNS draws of NTOK tokens: speculative (draft given) or the draft alone. */
-static void tally(const char *target, const char *draft, bool alone, float top_p, uint32_t *joint, uint32_t *third,
-                  holo_spec_report *sum) {
+static void tally(const char *target, const char *draft, bool alone, float top_p, uint32_t *joint,
+                  uint32_t *third, holo_spec_report *sum) {
   gfx t, d;
-  gfx_open(&t, target, false);
-  gfx_open(&d, draft, true);
+  spec_open(&t, target, false);
+  spec_open(&d, draft, true);
   holo_sampler s;
   sampler(&s, top_p, 2026);
   memset(joint, 0, V * V * sizeof *joint);
@@ -147,7 +138,8 @@ static void tally(const char *target, const char *draft, bool alone, float top_p
     } else {
       prefill(&t.g);
       holo_spec_report rep;
-      if (holo_speculative_sample_run(&t.g, &d.g, 3, &s, &o, out, NTOK, &n, &rep, &err)) fail_msg("%s", err.message);
+      if (holo_speculative_sample_run(&t.g, &d.g, 3, &s, &o, out, NTOK, &n, &rep, &err))
+        fail_msg("%s", err.message);
       sum->proposed += rep.proposed, sum->accepted += rep.accepted;
       sum->target_steps += rep.target_steps, sum->rounds += rep.rounds;
       /* the generator holds exactly the emitted tokens */
@@ -208,10 +200,10 @@ static void greedy_equals_greedy_run(void **st) {
   holo_error err = {0};
   for (int seq = 0; seq < 2; seq++) {
     gfx t, d, t2, d2;
-    gfx_open(&t, seq ? "gen-seq" : "gen-seq-step", false);
-    gfx_open(&d, "gen-seq-draft", true);
-    gfx_open(&t2, seq ? "gen-seq" : "gen-seq-step", false);
-    gfx_open(&d2, "gen-seq-draft", true);
+    spec_open(&t, seq ? "gen-seq" : "gen-seq-step", false);
+    spec_open(&d, "gen-seq-draft", true);
+    spec_open(&t2, seq ? "gen-seq" : "gen-seq-step", false);
+    spec_open(&d2, "gen-seq-draft", true);
     prefill(&t.g), prefill(&d.g), prefill(&t2.g), prefill(&d2.g);
     holo_sampler_config c;
     holo_sampler_config_default(&c);
@@ -247,8 +239,8 @@ static void seeds_and_limits(void **st) {
   (void)st;
   holo_error err = {0};
   gfx t, d;
-  gfx_open(&t, "gen-seq", false);
-  gfx_open(&d, "gen-seq-draft", true);
+  spec_open(&t, "gen-seq", false);
+  spec_open(&d, "gen-seq-draft", true);
   uint32_t first[24] = {0}, n = 0;
   holo_spec_report rep;
   for (int rep_i = 0; rep_i < 2; rep_i++) {
@@ -276,7 +268,8 @@ static void seeds_and_limits(void **st) {
     if (m == 4) assert_int_equal(n, 5);
     /* the first draw precedes any proposal: with the same seed it is first[0] */
     if (m == 6) assert_int_equal(n, 0);
-    for (uint32_t i = 0; i < n; i++) assert_true(stop < 0 || out[i] != (uint32_t)stop);
+    for (uint32_t i = 0; i < n; i++)
+      assert_true(stop < 0 || out[i] != (uint32_t)stop);
     assert_int_equal(t.g.n_history, 5 + n);
     assert_memory_equal(t.g.history + 5, out, n * 4);
     holo_sampler_free(&s);
@@ -288,14 +281,15 @@ static void refusals(void **st) {
   (void)st;
   holo_error err = {0};
   gfx t, d;
-  gfx_open(&t, "gen-seq", false);
-  gfx_open(&d, "gen-seq-draft", true);
+  spec_open(&t, "gen-seq", false);
+  spec_open(&d, "gen-seq-draft", true);
   holo_sampler s;
   sampler(&s, 1.0f, 1);
   uint32_t out[4], n;
   holo_spec_report rep;
   holo_gen_options o = {4, -1, 0, 0};
-  assert_int_equal(holo_speculative_sample_run(&t.g, &d.g, 3, &s, &o, out, 4, &n, &rep, &err), HOLO_ERR_STATE);
+  assert_int_equal(holo_speculative_sample_run(&t.g, &d.g, 3, &s, &o, out, 4, &n, &rep, &err),
+                   HOLO_ERR_STATE);
   assert_non_null(strstr(err.message, "prefill"));
   prefill(&t.g), prefill(&d.g);
   assert_int_equal(holo_speculative_sample_run(&t.g, &d.g, 0, &s, &o, out, 4, &n, &rep, &err), HOLO_ERR_ARG);
@@ -324,8 +318,10 @@ static void refusals(void **st) {
 int main(void) {
   if (getenv("HOLO_TEST_LIGHT")) RUNS = 1000;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(law_sequence_target), cmocka_unit_test(law_step_target),
-      cmocka_unit_test(greedy_equals_greedy_run), cmocka_unit_test(seeds_and_limits),
+      cmocka_unit_test(law_sequence_target),
+      cmocka_unit_test(law_step_target),
+      cmocka_unit_test(greedy_equals_greedy_run),
+      cmocka_unit_test(seeds_and_limits),
       cmocka_unit_test(refusals),
   };
   return cmocka_run_group_tests(tests, 0, 0);
