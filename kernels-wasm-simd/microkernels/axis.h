@@ -28,6 +28,10 @@ void holo_ukernel_logsoftmax_f32__scalar(const float *x, float *y, size_t outer,
 void holo_ukernel_hardmax_f32__scalar(const float *x, float *y, size_t outer, size_t n, size_t inner);
 void holo_ukernel_argminmax_f32__scalar(const float *x, int64_t *y, size_t outer, size_t n, size_t inner, bool is_max,
                                         bool last);
+/* The other numeric dtypes: i8..i64, u8..u64, f16, bf16, f64, the same
+ * rules (argminmax-numeric-scalar.c). */
+void holo_ukernel_argminmax_numeric__scalar(uint32_t dt, const void *x, int64_t *y, size_t outer, size_t n,
+                                            size_t inner, bool is_max, bool last);
 /* dt: f32, f64, i32 or i64 (cumsum-f32-f64-i32-i64-scalar.c). */
 void holo_ukernel_cumsum__scalar(uint32_t dt, const void *x, void *y, size_t outer, size_t n, size_t inner, bool excl,
                                  bool rev);

@@ -1,11 +1,13 @@
-/* ArgMax / ArgMin on f32 (opset 13): attributes axis (default 0), keepdims
- * (default 1), select_last_index (default 0); output i64. Ties give the
- * first index (the last with select_last_index=1). A NaN counts as larger
- * and smaller than every number (numpy's argmax/argmin pick the first NaN),
- * so the first NaN wins (the last with select_last_index=1). An empty
- * reduction axis is refused. The loop: microkernels/axis.h. */
+/* ArgMax / ArgMin on the numeric dtypes of the spec (i8..i64, u8..u64,
+ * f16, bf16, f32, f64; opsets 11..13 read alike): attributes axis (default
+ * 0), keepdims (default 1), select_last_index (default 0); output i64. Ties
+ * give the first index (the last with select_last_index=1). A NaN counts
+ * as larger and smaller than every number (numpy's argmax/argmin pick the
+ * first NaN), so the first NaN wins (the last with select_last_index=1).
+ * An empty reduction axis is refused. The loop: microkernels/axis.h. */
 #include "common/attrs.h"
 #include "common/check.h"
+#include "common/elements.h"
 #include "common/shape.h"
 #include "microkernels/axis.h"
 #include "operators/operators.h"
@@ -14,7 +16,11 @@ static holo_status arg_plan(holo_kernel_call *c, const char *name, uint32_t *axi
                             bool *last) {
   holo_status st;
   if ((st = holo_k_check_arity(c, name, 1, 1, 1))) return st;
-  if ((st = holo_k_check_input(c, name, 0, HOLO_DT_F32))) return st;
+  if ((st = holo_k_check_input(c, name, 0, 0))) return st;
+  const uint32_t dt = c->inputs[0].dtype;
+  if (dt == HOLO_DT_BOOL || !holo_k_numeric(dt))
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "%s: dtype %s is not supported (the integer and float ones are)",
+                       name, holo_k_dtype_name(dt));
   if ((st = holo_k_flag(c, name, "keepdims", 1, keep))) return st;
   if ((st = holo_k_flag(c, name, "select_last_index", 0, last))) return st;
   const holo_tensor *x = &c->inputs[0];
@@ -52,7 +58,10 @@ static holo_status arg_run(holo_kernel_call *c, const char *name, bool is_max) {
   const holo_tensor *xt = &c->inputs[0];
   size_t outer, n, inner;
   holo_k_axis_split(xt, axis, &outer, &n, &inner);
-  holo_ukernel_argminmax_f32__scalar(xt->data, c->outputs[0].data, outer, n, inner, is_max, last);
+  if (xt->dtype == HOLO_DT_F32)
+    holo_ukernel_argminmax_f32__scalar(xt->data, c->outputs[0].data, outer, n, inner, is_max, last);
+  else
+    holo_ukernel_argminmax_numeric__scalar(xt->dtype, xt->data, c->outputs[0].data, outer, n, inner, is_max, last);
   return HOLO_OK;
 }
 

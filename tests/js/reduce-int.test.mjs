@@ -8,6 +8,8 @@
 // against a BigInt reference and, where onnxruntime-node has the kernel and
 // computes exactly (32-bit sums, any Max/Min), onnxruntime itself.
 // ReduceMean/L2/LogSum/LogSumExp on integers are refused with a message.
+// ArgMax/ArgMin on the integer dtypes and f64 (ties, NaN, select_last_index)
+// likewise.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
@@ -182,6 +184,57 @@ test('ReduceMean/L2/LogSum/LogSumExp on integers and ReduceSum on i8: refused, n
     const bytes = model(op, dt, [2, 3], { opset: 18, axes: [1], keep: true });
     assert.throws(() => viaHolo(bytes, new DT[dt][3](6), [2, 3]), (e) => re.test(e.message), `${op} ${DT[dt][0]}`);
   }
+});
+
+/** First (last with `last`) index of the max (min) along axis 1 of [a, n, b]; a NaN wins. */
+function argRef(x, [a, n, b], isMax, last, float) {
+  const y = [];
+  for (let o = 0; o < a; o++) {
+    for (let r = 0; r < b; r++) {
+      let best = 0, bv = x[o * n * b + r];
+      for (let i = 1; i < n; i++) {
+        const v = x[(o * n + i) * b + r];
+        const vn = float && Number.isNaN(v), bn = float && Number.isNaN(bv);
+        const better = bn ? last && vn : vn ? true : v === bv ? last : isMax ? v > bv : v < bv;
+        if (better) { best = i; bv = v; }
+      }
+      y.push(BigInt(best));
+    }
+  }
+  return y;
+}
+
+test('ArgMax/ArgMin on integers and f64: ties, NaN, select_last_index, keepdims, against a reference and onnxruntime', async () => {
+  let ortCases = 0;
+  const shape = [2, 7, 3];
+  for (const dt of [2, 3, 6, 7, 12, 13, 11]) {
+    for (const op of ['ArgMax', 'ArgMin']) {
+      for (const [last, keep] of [[0, 1], [1, 0]]) {
+        const float = dt === 11;
+        const x = float ? Float64Array.from({ length: 42 }, () => (next() < 0.1 ? NaN : Math.floor(next() * 4)))
+          : values(dt, 42).map((v) => (typeof v === 'bigint' ? v % 3n : v % 3)); // few levels: ties
+        const b = new OnnxBuilder(13);
+        b.input('x', dt, shape).node(op, ['x'], ['y'], { axis: 1, keepdims: keep, select_last_index: last }).output('y', INT64, null);
+        const bytes = b.bytes();
+        const got = viaHolo(bytes, x, shape);
+        const what = `${op} ${float ? 'double' : DT[dt][0]} last=${last} keepdims=${keep}`;
+        assert.equal([...got.shape], keep ? [2, 1, 3] : [2, 3], what);
+        assert.equal([...got.data], argRef([...x], shape, op === 'ArgMax', last, float), what);
+        let o = null;
+        try {
+          const s = await ort.InferenceSession.create(bytes, { logSeverityLevel: 3 });
+          o = (await s.run({ x: new ort.Tensor(float ? 'float64' : DT[dt][0], x, shape) })).y;
+        } catch (e) {
+          if (!/Could not find an implementation|NOT_IMPLEMENTED/.test(String(e.message))) throw e;
+        }
+        if (o && !float) { // f64 (with NaN) against the reference only: onnxruntime's NaN rule is not numpy's
+          assert.equal([...got.data], [...o.data], `${what}: onnxruntime`);
+          ortCases++;
+        }
+      }
+    }
+  }
+  assert.ok(ortCases >= 12, `${ortCases} cases onnxruntime computes too`);
 });
 
 test.run();
