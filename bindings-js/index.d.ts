@@ -96,6 +96,9 @@ export interface Counters {
   weightBytesFetched: number;
   weightPeakBytes: number;
   weightStallNs: number;
+  /** tiered-exec (spillBudget): values written to the warmStore as the pool evicted them, and read back from it by label. */
+  spills: number;
+  promotions: number;
 }
 
 /** A host key-value store, synchronous, keyed by κ-label. Records are opaque bytes. */
@@ -187,6 +190,13 @@ export interface LoadOptions {
    * from the store, verified, with 0 dispatches (docs/warm-store.md "Memo records").
    */
   persistMemo?: boolean;
+  /**
+   * tiered-exec: evicted outputs and generator/refinement state (not
+   * intermediates) go to the warmStore, up to this many bytes over the
+   * session's life, and come back by label, verified, when an execution
+   * needs them (docs/warm-store.md "Tiered execution"). Needs warmStore. Default 0 (off).
+   */
+  spillBudget?: number | bigint;
   /** Re-hash every constant at load. */
   verifyConstants?: boolean;
   /** false: do not compute the constant-only cone at load. Default true. */
@@ -315,6 +325,9 @@ export declare class Session {
   readonly storeError: unknown;
   memoryBudget: number;
   setMemoryBudget(bytes: number | bigint): void;
+  /** tiered-exec's spill budget in bytes (0: off); see LoadOptions.spillBudget. */
+  spillBudget: number;
+  setSpillBudget(bytes: number | bigint): void;
   /** Bytes of dead values kept as a cache (default by environment, see SessionLimits; Infinity: all the budget allows; 0: none). */
   retainBytes: number;
   setRetainBytes(bytes: number | bigint): void;

@@ -124,6 +124,13 @@ static void entry_drop(holo_arena *ar, holo_entry *e) {
   ar->a.free(ar->a.ctx, e);
 }
 
+/* Every eviction of the pool: the hook sees the entry while its bytes exist. */
+static void evict(holo_arena *ar, holo_entry *e) {
+  if (ar->on_evict) ar->on_evict(ar->on_evict_ctx, e);
+  entry_drop(ar, e);
+  ar->evictions++;
+}
+
 /* Evicts least-recently-touched non-live transient entries until `need`
  * more transient bytes fit the budget. The list is ordered by touch, so
  * entries of older executions go before those of the current one. */
@@ -131,10 +138,7 @@ static bool make_room(holo_arena *ar, size_t need) {
   holo_entry *e = ar->lru_head;
   while (ar->transient_bytes + need > ar->budget && e) {
     holo_entry *next = e->next;
-    if (e->live == 0) {
-      entry_drop(ar, e);
-      ar->evictions++;
-    }
+    if (e->live == 0) evict(ar, e);
     e = next;
   }
   return ar->transient_bytes + need <= ar->budget;
@@ -152,10 +156,7 @@ static void trim_retained(holo_arena *ar, size_t need) {
   while (e && ar->transient_bytes + (uint64_t)ar->n_transient * ENTRY_OVERHEAD + need >
                   ar->live_bytes + ar->retain) {
     holo_entry *next = e->next;
-    if (e->live == 0) {
-      entry_drop(ar, e);
-      ar->evictions++;
-    }
+    if (e->live == 0) evict(ar, e);
     e = next;
   }
 }
@@ -178,8 +179,7 @@ static uint64_t scratch_cap(const holo_arena *ar) {
 static void trim_scratch(holo_arena *ar) {
   uint64_t cap = scratch_cap(ar);
   while (ar->demoted_bytes > cap && ar->lru_head && ar->lru_head->demoted && ar->lru_head->live == 0) {
-    entry_drop(ar, ar->lru_head);
-    ar->evictions++;
+    evict(ar, ar->lru_head);
   }
 }
 
@@ -197,8 +197,7 @@ static bool evict_older(holo_arena *ar) {
   for (holo_entry *e = ar->lru_head, *next; e; e = next) {
     next = e->next;
     if (e->live == 0 && e->stamp < ar->epoch) {
-      entry_drop(ar, e);
-      ar->evictions++;
+      evict(ar, e);
       any = true;
     }
   }

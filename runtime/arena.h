@@ -52,6 +52,10 @@ typedef struct holo_arena {
   uint32_t n_bufs;
   uint64_t evictions;
   uint64_t epoch; /* current execution number */
+  /* Called with each entry the pool evicts, before its bytes go (tiered
+   * execution writes it to a warm store: runtime/session-tier.c). */
+  void (*on_evict)(void *ctx, const holo_entry *e);
+  void *on_evict_ctx;
 } holo_arena;
 
 holo_status holo_arena_init(holo_arena *ar, const holo_allocator *a, uint64_t budget, holo_error *err);

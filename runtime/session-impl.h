@@ -72,6 +72,13 @@ struct holo_session {
   holo_source src;
   uint8_t *head; /* a sourced load's copy of the archive before DATA */
   holo_weights w;
+
+  /* tiered-exec (session-tier.c): spill budget, bytes spilled so far, and a
+   * bit filter of the labels spilled (NULL: off) */
+  struct {
+    uint64_t budget, spilled;
+    uint8_t *filter;
+  } tier;
 };
 
 #define NODE_FMT "node %u (%.*s %.*s)"
@@ -95,6 +102,11 @@ void holo__s_computed_digest(holo_session *s, uint32_t i, uint32_t k, holo_diges
 void holo__s_memo_key(holo_session *s, holo_digest *key);
 void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank,
                           const void *bytes, size_t len, holo_digest *out);
+
+/* session-tier.c: values read back from the warm store by label, if they
+ * were spilled; true when all n are resident now. */
+bool holo__s_tier_promote(holo_session *s, const holo_digest *d, uint32_t n);
+void holo__s_tier_free(holo_session *s);
 
 /* session-walk.c: the graph walk, node by node. */
 void holo__s_bind(holo_session *s, uint32_t v, holo_entry *e);

@@ -182,6 +182,7 @@ void holo_session_free(holo_session *s) {
   if (!s) return;
   holo__s_free_packs(s);
   holo__s_weights_free(s);
+  holo__s_tier_free(s);
   holo_arena_destroy(&s->arena);
   holo_memo_destroy(&s->memo);
   void *p[] = {s->kernels,     s->prefix, s->in_cone, s->control, s->last_use,   s->slot,   s->held,

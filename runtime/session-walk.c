@@ -165,7 +165,7 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
   holo_digest od[64];
   for (uint32_t k = 0; k < n->n_out; k++)
     holo__s_computed_digest(s, i, k, &od[k]);
-  if (try_resident(s, i, od)) {
+  if (try_resident(s, i, od) || (holo__s_tier_promote(s, od, n->n_out) && try_resident(s, i, od))) {
     s->c.elided++;
     return HOLO_OK;
   }
@@ -224,10 +224,11 @@ static holo_status check_outputs(holo_session *s, holo_error *err) {
 }
 
 /* A memo hit: every output of an earlier execution with these input labels
- * is still resident. */
+ * is still resident, or was spilled and is read back (tiered-exec). */
 static bool memo_hit(holo_session *s, const holo_digest *key) {
   const holo_digest *outs = holo_memo_get(&s->memo, key);
   if (!outs) return false;
+  holo__s_tier_promote(s, outs, s->ar.n_out_ports);
   for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
     if (!(s->out_entries[p] = holo_arena_find(&s->arena, &outs[p]))) return false;
   for (uint32_t p = 0; p < s->ar.n_out_ports; p++)

@@ -104,6 +104,13 @@ int wasm_set_memory_budget(wasm_session *w, uint32_t lo, uint32_t hi) {
   return holo_session_set_memory_budget(w->s, (uint64_t)hi << 32 | lo);
 }
 
+/* tiered-exec: bytes of evicted values written to the warm store over the
+ * session's life (0: off). */
+EXPORT(holo_wasm_set_spill_budget)
+int wasm_set_spill_budget(wasm_session *w, uint32_t lo, uint32_t hi) {
+  return holo_session_set_spill_budget(w->s, (uint64_t)hi << 32 | lo);
+}
+
 /* Bytes of dead values kept resident as a cache (HOLO_DEFAULT_RETAIN_BYTES
  * by default; all ones: keep all the budget allows). */
 EXPORT(holo_wasm_set_retain_bytes)

@@ -135,6 +135,8 @@ static const layout_row ROWS[] = {
     FIELD(holo_counters, weight_bytes_fetched),
     FIELD(holo_counters, weight_peak_bytes),
     FIELD(holo_counters, weight_stall_ns),
+    FIELD(holo_counters, spills),
+    FIELD(holo_counters, promotions),
 
     STRUCT(holo_refine_report),
     FIELD(holo_refine_report, status),

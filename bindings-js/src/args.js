@@ -14,7 +14,7 @@ export function toU64(v, what) {
 /** A u64 as the [low, high] u32 halves the exports take. */
 export const halves = (b) => [Number(b & 0xffffffffn), Number(b >> 32n)];
 
-const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'retainBytes', 'memoRecords', 'environment', 'variant', 'trustStore', 'persistMemo', 'verifyConstants', 'warmCone', 'wasm', 'hostHash', 'threads', 'weightBudget']);
+const LOAD_OPTIONS = new Set(['warmStore', 'memoryBudget', 'retainBytes', 'memoRecords', 'environment', 'variant', 'trustStore', 'persistMemo', 'verifyConstants', 'warmCone', 'wasm', 'hostHash', 'threads', 'weightBudget', 'spillBudget']);
 
 /** The options of load() / Runtime#load. */
 export function checkOptions(options) {

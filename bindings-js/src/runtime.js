@@ -237,14 +237,15 @@ export class Runtime {
       admit(this, null);
       throw e;
     }
-    return this.#admitted(new Session(this, w, arch, err, store, budget, owned, env), retain, memoRecords, usedBefore, budget, defaults);
+    return this.#admitted(new Session(this, w, arch, err, store, budget, owned, env), retain, memoRecords, usedBefore, budget, defaults, options.spillBudget);
   }
 
   // A loaded session's retain cache and memo set, then admitted (or disposed).
-  #admitted(s, retain, memoRecords, usedBefore, budget, defaults) {
+  #admitted(s, retain, memoRecords, usedBefore, budget, defaults, spillBudget) {
     try {
       s.setRetainBytes(retain);
       if (memoRecords) s.setMemoRecords(memoRecords);
+      if (spillBudget) s.setSpillBudget(spillBudget);
     } catch (e) {
       s.dispose();
       admit(this, null);
@@ -293,6 +294,6 @@ export class Runtime {
       admit(this, null);
       throw e;
     }
-    return this.#admitted(new Session(this, w, 0, err, store, budget, owned, env, id), retain, memoRecords, usedBefore, budget, defaults);
+    return this.#admitted(new Session(this, w, 0, err, store, budget, owned, env, id), retain, memoRecords, usedBefore, budget, defaults, options.spillBudget);
   }
 }

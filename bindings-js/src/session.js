@@ -13,8 +13,8 @@ import { generate } from './generate.js';
 import { dropPromptCache, promptCacheStats, setPromptCache } from './prompt-cache.js';
 import { ceilingOf, rebudget, release } from './ceiling.js';
 
-const COUNTERS = new Struct('holo_counters', ['executions', 'dispatches', 'elided', 'memo_hits', 'store_hits', 'store_misses', 'store_corrupt', 'store_puts', 'bytes_hashed', 'evictions', 'peak_live_bytes', 'peak_resident_bytes', 'weight_fetches', 'weight_evictions', 'weight_bytes_fetched', 'weight_peak_bytes', 'weight_stall_ns']);
-const COUNTER_NAMES = { executions: 'executions', dispatches: 'dispatches', elided: 'elided', memoHits: 'memo_hits', storeHits: 'store_hits', storeMisses: 'store_misses', storeCorrupt: 'store_corrupt', storePuts: 'store_puts', bytesHashed: 'bytes_hashed', evictions: 'evictions', peakLiveBytes: 'peak_live_bytes', peakResidentBytes: 'peak_resident_bytes', weightFetches: 'weight_fetches', weightEvictions: 'weight_evictions', weightBytesFetched: 'weight_bytes_fetched', weightPeakBytes: 'weight_peak_bytes', weightStallNs: 'weight_stall_ns' };
+const COUNTERS = new Struct('holo_counters', ['executions', 'dispatches', 'elided', 'memo_hits', 'store_hits', 'store_misses', 'store_corrupt', 'store_puts', 'bytes_hashed', 'evictions', 'peak_live_bytes', 'peak_resident_bytes', 'weight_fetches', 'weight_evictions', 'weight_bytes_fetched', 'weight_peak_bytes', 'weight_stall_ns', 'spills', 'promotions']);
+const COUNTER_NAMES = { executions: 'executions', dispatches: 'dispatches', elided: 'elided', memoHits: 'memo_hits', storeHits: 'store_hits', storeMisses: 'store_misses', storeCorrupt: 'store_corrupt', storePuts: 'store_puts', bytesHashed: 'bytes_hashed', evictions: 'evictions', peakLiveBytes: 'peak_live_bytes', peakResidentBytes: 'peak_resident_bytes', weightFetches: 'weight_fetches', weightEvictions: 'weight_evictions', weightBytesFetched: 'weight_bytes_fetched', weightPeakBytes: 'weight_peak_bytes', weightStallNs: 'weight_stall_ns', spills: 'spills', promotions: 'promotions' };
 const DEFAULT_RETAIN = 64 * 1024 * 1024;
 const ALL_BYTES = (1n << 64n) - 1n;
 const isSession = (v) => v instanceof Session;
@@ -42,7 +42,7 @@ function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null }
 export class Session {
   #h;
   constructor(rt, w, arch, err, store, budget, owned, environment = 'node', sourceId = 0) {
-    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, session: this, environment, sourceId };
+    const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, spill: 0n, session: this, environment, sourceId };
     this.#h = h;
     this.inputs = Object.freeze(readPorts(rt, h.s, true));
     this.outputs = Object.freeze(readPorts(rt, h.s, false));
@@ -142,6 +142,22 @@ export class Session {
     if (st !== 0) throw new HologramError(statusCode(st), `setMemoryBudget(${b}) failed`);
     h.budget = b;
     rebudget(rt, this, Number(b));
+  }
+
+  /**
+   * tiered-exec: bytes of evicted values (outputs, generator state; not
+   * intermediates) written to the warmStore over the session's life, read
+   * back by label, verified, when an execution needs them (0: off).
+   */
+  get spillBudget() { live(this.#h); return Number(this.#h.spill); }
+  set spillBudget(bytes) { this.setSpillBudget(bytes); }
+  setSpillBudget(bytes) {
+    const h = this.#h, rt = live(h);
+    const b = toU64(bytes, 'spillBudget');
+    if (b && !h.store) throw new HologramError('ARG', 'setSpillBudget: the session has no warmStore to spill to (load it with one)');
+    const st = rt.x.holo_wasm_set_spill_budget(h.w, ...halves(b));
+    if (st !== 0) throw new HologramError(statusCode(st), `setSpillBudget(${b}) failed`);
+    h.spill = b;
   }
 
   /** The graph memo's record count (0: this session has no memo). */

@@ -156,6 +156,9 @@ typedef struct holo_counters {
    * of constant + packed bytes resident, and the time spent reading and
    * verifying (needs holo_source.clock_ns). */
   uint64_t weight_fetches, weight_evictions, weight_bytes_fetched, weight_peak_bytes, weight_stall_ns;
+  /* tiered-exec (holo_session_set_spill_budget): values written to the warm
+   * store as the pool evicted them, and values read back from it by label. */
+  uint64_t spills, promotions;
 } holo_counters;
 
 /* Loads an archive. The bytes are borrowed: they must stay valid and
@@ -238,6 +241,14 @@ holo_status holo_session_set_memory_budget(holo_session *s, uint64_t bytes);
  * memory budget. The constant cone, run by holo_session_load, is not
  * bounded by it; such a host loads with HOLO_OPT_NO_WARM_CONE so that the
  * cone runs, bounded, in the first execution (docs/bad-inputs.md). */
+/* tiered-exec: values the transient pool evicts that are worth keeping (an
+ * execution's outputs, generator and refinement state; not retired
+ * intermediates) are written to the warm store, up to `bytes` over the
+ * session's life, and read back by label, verified, when a later execution
+ * needs them (a memo hit whose outputs left memory answers with no
+ * dispatch). 0 turns it off (the default). HOLO_ERR_ARG without a warm
+ * store that can get and put (docs/warm-store.md "Tiered execution"). */
+holo_status holo_session_set_spill_budget(holo_session *s, uint64_t bytes);
 holo_status holo_session_set_work_budget(holo_session *s, uint64_t ops);
 /* The work charged by the last walk (execution or load), in the budget's
  * units; a memo hit charges 0. For hosts choosing a budget. */
