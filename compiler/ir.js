@@ -257,6 +257,7 @@ const UNARY_SAME = new Set([
   'Sign', 'LeakyRelu', 'Elu', 'Selu', 'Celu', 'HardSigmoid', 'HardSwish', 'Softplus', 'Softsign', 'ThresholdedRelu',
   'Mish', 'Gelu', 'Clip', 'LRN', 'InstanceNormalization', 'LayerNormalization', 'BatchNormalization', 'Identity',
   'Dropout', 'Cast', 'Not', 'IsNaN', 'IsInf', 'Shrink', 'MeanVarianceNormalization', 'CumSum',
+  'QuantizeLinear', 'DequantizeLinear', // the per-tensor kernels only (onnx-ops-quant.js)
 ]);
 const BROADCAST = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'PRelu', 'Max', 'Min', 'Sum', 'Mean', 'Equal', 'Less',
   'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Where', 'Mod', 'BitShift']);
@@ -285,6 +286,8 @@ function inferDtype(c) {
   if (op === 'MatMulInteger') c.dtype = DT.i32;
   if (op === 'QLinearMatMul' || op === 'QLinearConv') c.dtype = c.ins[7]?.dtype ?? c.dt0;
   if (op === 'holo.DequantizeQ4') c.dtype = DT.f32;
+  if (op === 'QuantizeLinear') c.dtype = c.ins[2]?.dtype ?? DT.u8;
+  if (op === 'DequantizeLinear') c.dtype = DT.f32;
   if (op === 'EyeLike') c.dtype = attr(c.node, 'dtype', c.dt0);
   if (op === 'OneHot') c.dtype = c.ins[2]?.dtype ?? c.dt0;
   if (op === 'TfIdfVectorizer') c.dtype = DT.f32;

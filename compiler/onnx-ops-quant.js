@@ -4,7 +4,9 @@
 // onnxruntime's formulas: q = saturate(nearbyint(x / scale) + zp) (a true
 // division, as MLAS does, not a multiply by the reciprocal; Round is ties to
 // even, and Cast f32 -> int saturates), y = (x - zp) * scale (the difference
-// is exact in f32 for 8/16-bit x). Blocked quantization (block_size),
+// is exact in f32 for 8/16-bit x); per-tensor u8/i8 go to the backend's
+// one-pass QuantizeLinear / DequantizeLinear kernels (operators/
+// qlinear-quant.c: the same steps, decision 66). Blocked quantization (block_size),
 // int4/uint4 and the float8 types are refused with a message.
 import { A, attr, DT, Unsupported } from './ir.js';
 
@@ -44,6 +46,12 @@ function alongAxis(ctx, n, v, x) {
   return ctx.emit('Reshape', [v, ctx.constI64(`${v}_axis`, target)], [ctx.tmp(`${v}_r`)], { allowzero: A.int(0) })[0];
 }
 
+/** `v` has a known shape of one element, rank <= 1 (the kernels' per-tensor form). */
+function oneElem(ctx, v) {
+  const s = v ? ctx.shape(v) : null;
+  return !!s && s.length <= 1 && s.every((d) => d === 1);
+}
+
 function checkBlock(n) {
   if (attr(n, 'block_size', 0) !== 0) throw new Unsupported('blocked quantization (block_size > 0) is not supported');
 }
@@ -59,6 +67,9 @@ OPS.QuantizeLinear = {
     if (zp && attr(n, 'output_dtype', 0) && attr(n, 'output_dtype', 0) !== outDt)
       throw new Unsupported('output_dtype disagrees with the zero point dtype');
     const xf = asF32(ctx, e, x, 'the input');
+    // per-tensor u8/i8: the backend's one-pass kernel, the same f32 steps as the chain below
+    if (oneElem(ctx, scale) && oneElem(ctx, zp) && (outDt === DT.u8 || outDt === DT.i8) && ctx.value(scale).dtype === DT.f32)
+      return void ctx.emit('QuantizeLinear', [xf, scale, zp], [o], {});
     let q = e('Round', [e('Div', [xf, alongAxis(ctx, n, asF32(ctx, e, scale, 'the scale'), x)])]);
     if (zp) q = e('Add', [q, alongAxis(ctx, n, e('Cast', [zp], { to: A.int(DT.f32) }), x)]);
     ctx.emit('Cast', [q], [o], { to: A.int(outDt) });
@@ -75,6 +86,8 @@ OPS.DequantizeLinear = {
     if (!QTYPES.has(xdt) && xdt !== DT.i32) throw new Unsupported(`DequantizeLinear of ${qname(xdt)} is not supported (uint8, int8, uint16, int16, int32 are)`);
     const sdt = ctx.value(scale).dtype;
     if (sdt !== DT.f32) throw new Unsupported(`the scale must be float32, got ${sdt === DT.f16 ? 'float16' : qname(sdt)}`);
+    if ((xdt === DT.u8 || xdt === DT.i8) && oneElem(ctx, scale) && (!zp || oneElem(ctx, zp)))
+      return void ctx.emit('DequantizeLinear', zp ? [x, scale, zp] : [x, scale], [o], {});
     let d = e('Cast', [x], { to: A.int(DT.f32) });
     if (zp) {
       if (xdt === DT.i32) throw new Unsupported('an int32 DequantizeLinear takes no zero point');

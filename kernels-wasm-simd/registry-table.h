@@ -29,6 +29,11 @@
      .infer = holo_k_qlinearmatmul_infer, .run = holo_k_qlinearmatmul_run, .pack = holo_k_qlinearmatmul_pack},
     {.op = "QLinearConv", .identity = "QLinearConv/u8,i8/scalar/1", .dtypes = "u8,i8",
      .infer = holo_k_qlinearconv_infer, .run = holo_k_qlinearconv_run, .pack = holo_k_qlinearconv_pack},
+    /* per-tensor (de)quantization in one pass: the converter's lowered chains' bytes (qlinear-quant.c) */
+    {.op = "QuantizeLinear", .identity = "QuantizeLinear/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_quantizelinear_infer, .run = holo_k_quantizelinear_run},
+    {.op = "DequantizeLinear", .identity = "DequantizeLinear/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_dequantizelinear_infer, .run = holo_k_dequantizelinear_run},
     {.op = "holo.DequantizeQ4", .identity = "holo.DequantizeQ4/u8/scalar/1", .dtypes = "u8",
      .infer = holo_k_dequantq4_infer, .run = holo_k_dequantq4_run},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",

@@ -21,6 +21,8 @@ HOLO_K_OPERATOR(mmpacked_f32) HOLO_K_OPERATOR(packb_f32) HOLO_K_OPERATOR(conv_f3
 HOLO_K_OPERATOR(matmulinteger) HOLO_K_OPERATOR(convinteger)
 /* QLinear products, on the same core (matmul-integer.c, conv-integer.c) */
 HOLO_K_OPERATOR(qlinearmatmul) HOLO_K_OPERATOR(qlinearconv)
+/* per-tensor QuantizeLinear / DequantizeLinear in one pass (qlinear-quant.c) */
+HOLO_K_OPERATOR(quantizelinear) HOLO_K_OPERATOR(dequantizelinear)
 /* com.microsoft MatMulNBits' 4-bit weight to f32 (dequant-nbits.c) */
 HOLO_K_OPERATOR(dequantq4)
     /* The products' own layouts of a constant weight (backend.h holo_pack_call). */

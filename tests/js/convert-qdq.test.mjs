@@ -160,4 +160,33 @@ test('x dequantized for the Conv and for a float op too: fused, the DequantizeLi
   assert.ok(ws < 1e-6, `the float reader of x's DequantizeLinear (${ws})`);
 });
 
+test('per-tensor QuantizeLinear / DequantizeLinear are one-pass kernels with the bytes of the lowered chains', () => {
+  const xs = [-1e30, -300, -128.5, -2.5, -1.5, -0.5, -0.49, -0, 0, 0.5, 1.5, 2.5, 3.5, 127.5, 254.5, 255.5, 1e30, Infinity, -Infinity, NaN];
+  for (const v of Array.from({ length: 200 }, () => (unit() - 0.5) * 700)) xs.push(v);
+  for (const [dt, zp] of [[U8, 7], [U8, 0], [I8, -3], [I8, 0]]) {
+    const b = new OnnxBuilder(13);
+    b.input('x', FLOAT, [xs.length]).input('xq', dt, [256]);
+    b.init('s', FLOAT, [], [f32(0.7)]).init('z', dt, [], [zp]).init('s1', FLOAT, [1], [f32(0.7)]).init('z1', dt, [1], [zp]);
+    b.init('zf', FLOAT, [], [zp]);
+    b.node('QuantizeLinear', ['x', 's', 'z'], ['q']).node('QuantizeLinear', ['x', 's1', 'z1'], ['q1']);
+    // the lowering spelled out: Div, Round, Add, Cast (saturating) / Cast, Sub, Mul
+    b.node('Div', ['x', 's'], ['d']).node('Round', ['d'], ['r']).node('Add', ['r', 'zf'], ['a']).node('Cast', ['a'], ['qc'], { to: dt });
+    b.node('DequantizeLinear', ['xq', 's', 'z'], ['dq']).node('DequantizeLinear', ['xq', 's'], ['dq0']);
+    b.node('Cast', ['xq'], ['xf'], { to: FLOAT }).node('Sub', ['xf', 'zf'], ['xm'], {}).node('Mul', ['xm', 's'], ['dqc'], {}).node('Mul', ['xf', 's'], ['dqc0'], {});
+    for (const [o, t] of [['q', dt], ['q1', dt], ['qc', dt], ['dq', FLOAT], ['dq0', FLOAT], ['dqc', FLOAT], ['dqc0', FLOAT]]) b.output(o, t, null);
+    const r = convert(b.bytes());
+    assert.is(r.report.opsOut.QuantizeLinear, 2, JSON.stringify(r.report.opsOut));
+    assert.is(r.report.opsOut.DequantizeLinear, 2, JSON.stringify(r.report.opsOut));
+    const h = rt.load(r.holo);
+    const xq = dt === U8 ? Uint8Array.from({ length: 256 }, (_, i) => i) : Int8Array.from({ length: 256 }, (_, i) => i - 128);
+    let y;
+    try { y = h.run({ x: { data: Float32Array.from(xs), shape: [xs.length] }, xq: { data: xq, shape: [256] } }); } finally { h.dispose(); }
+    const bytes = (t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('hex');
+    assert.is(bytes(y.q), bytes(y.qc), `QuantizeLinear ${dt} zp ${zp}: the chain's bytes`);
+    assert.is(bytes(y.q1), bytes(y.qc), `QuantizeLinear ${dt} zp ${zp}, [1]-shaped parameters`);
+    assert.is(bytes(y.dq), bytes(y.dqc), `DequantizeLinear ${dt} zp ${zp}`);
+    assert.is(bytes(y.dq0), bytes(y.dqc0), `DequantizeLinear ${dt} without a zero point`);
+  }
+});
+
 test.run();
