@@ -98,7 +98,7 @@ static inline void holo__s_free(holo_session *s, void *p) {
 
 /* session-labels.c: the κ-labels of format §5 and the memo key. */
 void holo__s_node_prefix(holo_session *s, uint32_t i, const holo_kernel *k);
-void holo__s_computed_digest(holo_session *s, uint32_t i, uint32_t k, holo_digest *out);
+void holo__s_computed_digests(holo_session *s, uint32_t i, holo_digest *out); /* n_out of them */
 void holo__s_memo_key(holo_session *s, holo_digest *key);
 void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank,
                           const void *bytes, size_t len, holo_digest *out);

@@ -163,8 +163,7 @@ fail:
 holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
   const holo_ar_node *n = &s->ar.nodes[i];
   holo_digest od[64];
-  for (uint32_t k = 0; k < n->n_out; k++)
-    holo__s_computed_digest(s, i, k, &od[k]);
+  holo__s_computed_digests(s, i, od);
   if (try_resident(s, i, od) || (holo__s_tier_promote(s, od, n->n_out) && try_resident(s, i, od))) {
     s->c.elided++;
     return HOLO_OK;

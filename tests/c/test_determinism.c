@@ -15,7 +15,8 @@
  * of format §5: the archive stores its 128 KiB constant's new digest. mlp's
  * and shared's output labels changed again when Add/Sub/Mul/Div took f64
  * and every integer dtype: their identity names those dtypes now; their
- * content labels, the bytes, did not change.) */
+ * content labels, the bytes, did not change. Every output label changed
+ * with holo/node/v2, operands hashed as 32-byte digests: decision 70.) *
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +32,7 @@
 #include "hologram/holo.h"
 #include "holo-std.h"
 #include "label.h"
+#include "util/holo_fixture.h"
 
 typedef struct golden {
   const char *fixture;
@@ -41,23 +43,23 @@ typedef struct golden {
 static const golden GOLDEN[] = {
     {"mlp",
      "sha256:b50263432d49c75c723cb1a9e74d38bc82acebd7ccdf053f91d60240b5e02426",
-     "sha256:eb89063f6d19af1232589203184c52afb1a3eff874b5b128b1336d0c4e94d2bc",
+     "sha256:cba53194bf3ba9bfb01d4137835b7b9a7d353f7b33c6de83c7bfd508c0e46420",
      "sha256:dd06c1c8e756143a6bf3b650e0066eec51aad0c4498a29567528ff1cc033a3e5"},
     {"cnn",
      "sha256:fc6f532323b40b494ac2e76801f8cd219ab3e07443b91516b4377c15e514ae79",
-     "sha256:5a975665dcfdf7a59d2a9add18888bb2b8863eda59b7570696062c8dae174bf1",
+     "sha256:2863e1ead512bfe69ac1a1cef1cf912901552a7193015353d59fe3c2484ff47f",
      "sha256:ffdff13e3e7e82648742a16a41806d8ce0b171cb3862cd782912f07e462b1301"},
     {"cone",
      "sha256:71c621d2ef09e3e8686d4ea9bd06bcd90478a8b8632d1ac86e11ef340a95b68d",
-     "sha256:d8b0f1913e68021e5786f8a3d5a0d69f099ba558630141f8731d44b7a14fdc77",
+     "sha256:877d3f987653bfba5791ad9fae5460230e382b9e4d0224a037eafbcd4a7e2d51",
      "sha256:cea370c0f74a23c78bde307c0e8c459cd5febd6b57e27ecd854b91e3d638dfb9"},
     {"shared",
      "sha256:8d589320b83ff5f29c4585e919f449f0d47166733808510f6ebb69daca4acb14",
-     "sha256:7082a631c3f3b5e9f663f47d3ffdafeccb1f5897bb28ad2fe532197038ba5319",
+     "sha256:ac52b9eeb03e7e39d4f1bc1a7a1deb509024fa283e3250db0601de1ac82c25fe",
      "sha256:c65adc1534b18fe9dc0795e98109f56f10d71dce6ccfc8363aed6f2a9159bf45"},
     {"symbolic",
      "sha256:3148dcb769fa02956bb3d0022e99fe37845b4839e04a1fa3cd8d31f4c013feff",
-     "sha256:7ca5fe880043eeba512305333c62f3e066604c95f52c9625393919199737d9ab",
+     "sha256:fd701866450c0f4c7591f34f8d7efe089e6715ff02ec4838ab95dd1420bf4e2f",
      "sha256:835394fc73f1cb4d74e12403ed6069fccdfc4d538ed8e69437e90d84f79ef353"},
 };
 #define N_GOLDEN (sizeof GOLDEN / sizeof GOLDEN[0])
@@ -247,11 +249,61 @@ static void equal_to_goldens(void **st) {
   }
 }
 
+/* The computed label's preimage (docs/holo-format.md §5, holo/node/v2),
+ * derived here from its definition for refine-halve's one node,
+ * y = Mul(x, half): tag, backend and kernel identity, no attributes, two
+ * operands as their 32-byte digests, output 0. */
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void node_label_from_definition(void **st) {
+  (void)st;
+  fx f;
+  fx_open(&f, "refine-halve", NULL);
+  holo_span op;
+  assert_int_equal(holo_session_node_op(f.s, 0, &op), HOLO_OK);
+  assert_true(op.len == 3 && !memcmp(op.data, "Mul", 3));
+  float x[4] = {1, -2, 3.5f, 0}, half = 0.5f;
+  int64_t shape[1] = {4}, one[1] = {1};
+  holo_input in = {x, sizeof x, shape, 1};
+  holo_view v;
+  holo_error err = {0};
+  if (holo_execute_addressed(f.s, &in, 1, &v, 1, &err)) fail_msg("%s", err.message);
+  holo_digest dx, dh, want;
+  holo_content_digest(HOLO_DT_F32, shape, 1, x, sizeof x, &dx);
+  holo_content_digest(HOLO_DT_F32, one, 1, &half, sizeof half, &dh);
+  const char *bid = holo_session_backend_identity(f.s);
+  const holo_kernel *k = holo_cpu_lookup(NULL, "Mul", 3);
+  assert_non_null(k);
+  uint8_t w[4];
+  holo_sha256 c;
+  holo_sha256_init(&c);
+  holo_sha256_update(&c, "holo/node/v2", 13);
+  holo_sha256_update(&c, bid, strlen(bid) + 1);
+  holo_sha256_update(&c, k->identity, strlen(k->identity) + 1);
+  put32(w, 0); /* n_attrs */
+  holo_sha256_update(&c, w, 4);
+  put32(w, 2); /* n_in */
+  holo_sha256_update(&c, w, 4);
+  holo_sha256_update(&c, dx.b, 32);
+  holo_sha256_update(&c, dh.b, 32);
+  put32(w, 0); /* k */
+  holo_sha256_update(&c, w, 4);
+  holo_sha256_final(&c, want.b);
+  char txt[HOLO_LABEL_LEN + 1];
+  holo_label_render(&want, txt);
+  assert_string_equal(v.label, txt);
+  fx_close(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(identical_across_variants),
       cmocka_unit_test(identical_across_processes),
       cmocka_unit_test(equal_to_goldens),
+      cmocka_unit_test(node_label_from_definition),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
