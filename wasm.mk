@@ -38,6 +38,48 @@ OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --enable-
 # when the link took a folder's *.o.
 CORE_WASM_SRC := $(sort $(CORE_SRC) $(WASM_GLUE))
 
+# Size (issue 20: the core module <= 200 KiB gzip). -O3 unrolls and
+# vectorizes every loop; in the code that never carries a model's time that
+# is ~30 KB of gzip for nothing. The files below are the hot ones (the SIMD
+# microkernels, the f32 and int8 scalar microkernels the SIMD builds still
+# call, the GEMM/conv/elementwise/normalization/layout operators, math/,
+# hashing, the run loop): they keep -O3. Every other core file (plan-time
+# checks, rare dtypes and ops, archive parsing, loading, generation's
+# bookkeeping, the exports) is compiled -Oz: the optimization level never
+# changes a result (no -ffast-math, -ffp-contract=off), so the bytes stay
+# the same (docs/decisions.md 71). A file that becomes hot
+# belongs here; `make check-core-size` bounds the gzip size.
+K := kernels-wasm-simd
+MK := $(K)/microkernels
+OP := $(K)/operators
+CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c \
+  $(MK)/dwconv2d-f32-rows-scalar.c $(MK)/gavgpool-f32-scalar.c $(MK)/gemm-f32-scalar.c \
+  $(MK)/im2col-f32-scalar.c $(MK)/instancenorm-f32-scalar.c $(MK)/layernorm-f32-scalar.c \
+  $(MK)/layernormsteps-f32-scalar.c $(MK)/logsoftmax-f32-scalar.c $(MK)/maxpool2d-f32-scalar.c \
+  $(MK)/packa-f32-scalar.c $(MK)/packb-f32-scalar.c $(MK)/reduce-f32-runs-scalar.c \
+  $(MK)/reduce-f32-f64-scalar.c $(MK)/resize2d-f32-scalar.c $(MK)/rnncell-f32-scalar.c \
+  $(MK)/softmax-f32-scalar.c $(MK)/transpose-any-scalar.c $(MK)/vbinary-f32-scalar.c \
+  $(MK)/verf-f32-scalar.c $(MK)/vprelu-f32-scalar.c $(MK)/vrelu-f32-scalar.c \
+  $(MK)/vsigmoid-f32-scalar.c $(MK)/vtanh-f32-scalar.c $(MK)/vunary-f32-scalar.c \
+  $(MK)/vclip-numeric-scalar.c $(MK)/vminmax-numeric-scalar.c $(MK)/vwhere-any-scalar.c \
+  $(MK)/cast-numeric-scalar.c $(MK)/igemm-i8-4x8-scalar.c $(MK)/ipack-i8-scalar.c \
+  $(MK)/iim2col-i8-scalar.c $(MK)/requant-i32-scalar.c $(OP)/conv2d.c $(OP)/matmul.c \
+  $(OP)/gemm-tasks.c $(OP)/gemm-epilogue.c $(OP)/packed-weights.c $(OP)/elementwise.c $(OP)/binary.c \
+  $(OP)/unary.c $(OP)/softmax.c $(OP)/layernorm.c $(OP)/instancenorm.c $(OP)/batchnorm.c \
+  $(OP)/pool2d.c $(OP)/concat.c $(OP)/transpose.c $(OP)/split.c $(OP)/slice.c $(OP)/gather.c \
+  $(OP)/where.c $(OP)/expand.c $(OP)/clip.c $(OP)/prelu.c $(OP)/cast.c $(OP)/reduce.c \
+  $(OP)/resize-planes.c $(OP)/resize-bilinear.c $(OP)/resize.c $(OP)/resize-taps.c \
+  $(OP)/convtranspose.c $(OP)/pad.c $(OP)/tile.c $(OP)/depthspace.c $(OP)/minmax.c \
+  $(OP)/recurrent-run.c $(OP)/conv-integer.c \
+  $(OP)/matmul-integer.c $(OP)/qlinear.c $(K)/common/bcast.c $(K)/common/elements.c \
+  $(K)/common/window2d.c $(K)/math/% runtime/sha256.c runtime/sha256-lanes.c runtime/label.c \
+  runtime/label-tree.c runtime/mem.c runtime/mem-store.c runtime/session-walk.c \
+  runtime/session-loop.c runtime/session-inputs.c runtime/session-outputs.c runtime/arena.c \
+  bindings-js/src-c/libc-shim.c bindings-js/src-c/heap.c generation/gen-mathf.c generation/sampler.c \
+  generation/logprobs.c
+CORE_COLD_OPT := -Oz
+CORE_COLD_SRC := $(filter-out $(CORE_HOT),$(CORE_WASM_SRC))
+
 # $(call core_variant,NAME,CFLAGS,LINK FLAGS,WASM-OPT FLAGS)
 define core_variant
 $(call c_rule,$(W)/core-$(1),,$(CLANG),$(2) -Ibindings-js/src-c)
@@ -48,12 +90,26 @@ $(W)/core-$(1).wasm: $$(CORE_OBJ_$(1)) $(W)/core-$(1)/link.flags
 $(PKG_WASM)/hologram-$(1).wasm: $(W)/core-$(1).wasm | $(PKG_WASM)/
 	$(WASMOPT) -O3 $(4) $$< -o $$@
 -include $$(call deps_of,$$(CORE_OBJ_$(1)))
+# the cold files at $(CORE_COLD_OPT) (an explicit rule: it wins over c_rule's
+# pattern); every object rebuilds when CORE_HOT or the level changes (the
+# stamp holds the list's patterns: a new cold file does not rebuild the rest)
+$(call flags_stamp,$(W)/core-$(1)/obj/cold.flags,$(CORE_COLD_OPT) $(CORE_HOT))
+$$(CORE_OBJ_$(1)): $(W)/core-$(1)/obj/cold.flags
+$$(call obj_of,$(W)/core-$(1),$(CORE_COLD_SRC)): $(W)/core-$(1)/obj/%.o: %.c $(W)/core-$(1)/obj/compile.flags
+	@mkdir -p $$(@D)
+	$(CLANG) $(2) -Ibindings-js/src-c $(CORE_COLD_OPT) $(DEPFLAGS) -c $$< -o $$@
 endef
 $(eval $(call core_variant,simd128,$(WASM_CFLAGS),$(CORE_LD),--enable-simd $(OPT_FEATURES)))
 $(eval $(call core_variant,scalar,$(filter-out -msimd128,$(WASM_CFLAGS)) -mno-simd128,$(CORE_LD),$(OPT_FEATURES)))
 $(eval $(call core_variant,relaxed,$(WASM_CFLAGS) -mrelaxed-simd,$(CORE_LD),--enable-simd --enable-relaxed-simd $(OPT_FEATURES)))
 $(eval $(call core_variant,simd128-threads,$(WASM_CFLAGS) -matomics,$(CORE_LD_THREADS),\
   --enable-simd --enable-threads $(OPT_FEATURES) --enable-mutable-globals))
+
+# The shipped core variants' gzip -9 size against the issue's bound (also a
+# suite of make test, tools/test-all.sh).
+.PHONY: check-core-size
+check-core-size: $(foreach v,simd128 scalar relaxed simd128-threads,$(PKG_WASM)/hologram-$(v).wasm)
+	$(NODE) tools/check-core-size.mjs
 
 # WASI program: the same core plus wasi/ (std) against wasi-libc.
 WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 $(WARN) -O3 -msimd128 -fno-math-errno -ffp-contract=off \

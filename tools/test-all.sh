@@ -85,6 +85,7 @@ suite() {
 suite wasm-c bash tools/test-wasm-c.sh
 suite conformance node tests/conformance/run.mjs --check-baseline
 suite size node tools/check-size.mjs
+suite core-size node tools/check-core-size.mjs
 suite layers node tools/check-layers.mjs
 # The committed subset of the real-model zoo (tests/zoo; the whole zoo is `make zoo`).
 suite zoo-small node tests/zoo/run.mjs
