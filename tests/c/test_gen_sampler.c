@@ -65,6 +65,48 @@ static void config_errors(void **st) {
   expect_cfg_error(c, 10, "temperature");
 }
 
+/* The sampler's order (probability descending, equal probabilities by lower
+ * token id) decides which tied tokens top-k keeps: over 300 tokens in groups
+ * of equal logits, some -inf (fewer candidates than the vocabulary) and some
+ * whose probability underflows to 0, top-k = 45 ends inside the second group,
+ * so exactly its 15 lowest ids are kept with the whole first group. Guards
+ * sort_desc's radix sort: its stability gives the tie rule, its keys are by
+ * token id. */
+static void top_k_ties_by_lower_id(void **st) {
+  (void)st;
+  enum { V = 300, K = 45 };
+  static const float level[5] = {0.0f, -1.0f, -2.5f, -200.0f, -INFINITY};
+  static const int size[5] = {30, 30, 40, 100, 100};
+  int group[V];
+  for (int i = 0, g = 0, left = size[0]; i < V; i++) {
+    group[i] = g;
+    if (--left == 0 && g < 4) left = size[++g];
+  }
+  holo_rng r;
+  holo_rng_seed(&r, 5);
+  for (int i = V - 1; i > 0; i--) { /* scatter the groups over the ids */
+    int j = (int)(holo_rng_next(&r) % (uint32_t)(i + 1)), t = group[i];
+    group[i] = group[j], group[j] = t;
+  }
+  float l[V];
+  for (int i = 0; i < V; i++)
+    l[i] = level[group[i]];
+  holo_sampler_config c;
+  holo_sampler_config_default(&c);
+  c.top_k = K, c.temperature = 0.8f;
+  holo_sampler s;
+  init(&s, &c, V);
+  float p[V];
+  holo_error err = {0};
+  assert_int_equal(holo_sampler_probs(&s, l, 0, 0, 0, 0, p, &err), HOLO_OK);
+  int second = 0;
+  for (int i = 0; i < V; i++) {
+    bool want = group[i] == 0 || (group[i] == 1 && second++ < K - size[0]);
+    if (want != (p[i] > 0)) fail_msg("token %d (group %d): probability %g", i, group[i], (double)p[i]);
+  }
+  holo_sampler_free(&s);
+}
+
 static void top_k_stays_in_k_best(void **st) {
   (void)st;
   enum { V = 50, K = 5 };
@@ -451,7 +493,7 @@ static void regex_constrained_sampling(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(config_errors),          cmocka_unit_test(top_k_stays_in_k_best),
+      cmocka_unit_test(config_errors),          cmocka_unit_test(top_k_stays_in_k_best), cmocka_unit_test(top_k_ties_by_lower_id),
       cmocka_unit_test(top_p_keeps_the_nucleus), cmocka_unit_test(min_p_floor),
       cmocka_unit_test(temperature_zero_is_greedy), cmocka_unit_test(seeded_determinism),
       cmocka_unit_test(mirostat_tracks_tau),    cmocka_unit_test(penalties_lower_repeats),

@@ -93,6 +93,7 @@ typedef struct holo_sampler {
   uint32_t *idx;    /* vocab */
   uint32_t *cnt;    /* vocab */
   uint8_t *allowed; /* vocab */
+  uint32_t *sort_tmp; /* 2 * vocab: the radix sort's keys and second index buffer */
 } holo_sampler;
 
 holo_status holo_sampler_init(holo_sampler *s, const holo_sampler_config *c, uint32_t vocab,
