@@ -31,9 +31,7 @@
 //   quantization absorbs it exactly: Q is monotone, so Q(clip(v, lo, hi)) =
 //   clamp(Q(v), Q(lo), Q(hi)), which is Q(v) when Q(lo) <= qmin and Q(hi) >=
 //   qmax (Relu: lo = 0, Q(0) = yz, so yz = qmin) -- the ranges quantizers
-//   choose for a Conv + Relu output;
-// - not a depthwise Conv (one input channel per group): the integer core is
-//   slower there than the float depthwise kernel, so it is left float.
+//   choose for a Conv + Relu output.
 // A DequantizeLinear left without readers is dropped; one still read
 // elsewhere (x's DQ feeding also a float op) stays.
 import { DT } from '../ir.js';
@@ -150,10 +148,6 @@ export function fuseQdq(g) {
     if (p.opType === 'Conv') {
       const r = w.qt.dims.length, M = Number(w.qt.dims[0]);
       if ((r !== 3 && r !== 4) || !perChannel(w, 0, M)) continue;
-      // a depthwise Conv (one input channel per group) stays float: the integer
-      // core runs it as one GEMM of M = 1 per channel, 2.3x slower than the
-      // unfused graph's float depthwise kernel on mobilenet_v2 (decision 66)
-      if (Number(w.qt.dims[1]) === 1 && intAttr(p, 'group', 1) > 1) continue;
       const b = p.inputs[2] ? dq(p.inputs[2], true) : null;
       if (p.inputs[2] && !biasOk(b, x.scales[0], w, M)) continue;
       const attrs = Object.fromEntries(CONV_ATTRS.filter((k) => p.attrs[k]).map((k) => [k, p.attrs[k]]));
