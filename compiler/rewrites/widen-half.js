@@ -94,9 +94,9 @@ function widenAttrs(n) {
  * o/f32; o is that rounded (Cast to 16 bits, back to f32), or for a graph
  * output the 16-bit value itself (and its readers get it back in f32).
  */
-function roundOutput(ir, n, k, dt, isOutput, hasReaders) {
+function roundOutput(ir, n, k, dt, isOutput, hasReaders, wasHalf) {
   const o = n.outputs[k], v = ir.get(o);
-  if (n.op === 'Cast') return roundCast(ir, n, dt, isOutput, hasReaders);
+  if (n.op === 'Cast') return roundCast(ir, n, dt, isOutput, hasReaders, wasHalf);
   const wide = ir.addValue({ name: ir.fresh(`${o}/f32`), dtype: DT.f32, shape: v.shape, kind: 'node' });
   n.outputs[k] = wide;
   const after = [];
@@ -105,6 +105,9 @@ function roundOutput(ir, n, k, dt, isOutput, hasReaders) {
     after.push(castNode(`${o}/narrow`, wide, o, dt));
     if (hasReaders) {
       const back = ir.addValue({ name: ir.fresh(`${o}/r`), dtype: DT.f32, shape: v.shape, kind: 'node' });
+      // its readers now read `back`: still a 16-bit operand to them (an op
+      // that makes f16 from it, e.g. MaxPool of an f16 graph output, widens)
+      wasHalf.add(back);
       for (const m of ir.nodes) if (m !== n) m.inputs = m.inputs.map((i) => (i === o ? back : i));
       after.push(castNode(`${o}/widen`, o, back, DT.f32));
     }
@@ -117,12 +120,13 @@ function roundOutput(ir, n, k, dt, isOutput, hasReaders) {
 }
 
 /** roundOutput of a Cast to 16 bits: it keeps its target; its readers get the value back in f32. */
-function roundCast(ir, n, dt, isOutput, hasReaders) {
+function roundCast(ir, n, dt, isOutput, hasReaders, wasHalf) {
   const o = n.outputs[0], v = ir.get(o);
   n.attrs.to = int(dt);
   if (isOutput) {
     if (!hasReaders) return [];
     const back = ir.addValue({ name: ir.fresh(`${o}/r`), dtype: DT.f32, shape: v.shape, kind: 'node' });
+    wasHalf.add(back);
     for (const m of ir.nodes) if (m !== n) m.inputs = m.inputs.map((i) => (i === o ? back : i));
     return [castNode(`${o}/widen`, o, back, DT.f32)];
   }
@@ -153,7 +157,7 @@ export function widenHalf(ir) {
       else if (!hadHalfIn) throw new Error(`unsupported op '${n.op}' (node '${n.name}'): it makes a ${dt === BF16 ? 'bfloat16' : 'float16'} value from no 16-bit operand; the converter runs 16-bit floats as f32 and cannot widen it`);
       const isOutput = outs.has(o), rd = readers.get(o) ?? [];
       if (rounds(n, rd, isOutput) && !(ORT_HALF_MOVE.has(n.op) && !isOutput)) {
-        after.push(...roundOutput(ir, n, k, dt, isOutput, rd.length > 0));
+        after.push(...roundOutput(ir, n, k, dt, isOutput, rd.length > 0, wasHalf));
         rounded++;
       } else v.dtype = DT.f32;
     });
