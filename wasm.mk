@@ -71,10 +71,12 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   $(OP)/resize-planes.c $(OP)/resize-bilinear.c $(OP)/resize.c $(OP)/resize-taps.c \
   $(OP)/convtranspose.c $(OP)/pad.c $(OP)/tile.c $(OP)/depthspace.c $(OP)/minmax.c \
   $(OP)/recurrent-run.c $(OP)/conv-integer.c \
-  $(OP)/matmul-integer.c $(OP)/qlinear.c $(K)/common/bcast.c $(K)/common/elements.c \
+  $(OP)/matmul-integer.c $(OP)/qlinear.c $(OP)/qlinear-quant.c $(OP)/argminmax.c \
+  $(MK)/argminmax-f32-scalar.c $(K)/common/bcast.c $(K)/common/elements.c \
   $(K)/common/window2d.c $(K)/math/% runtime/sha256.c runtime/sha256-lanes.c runtime/label.c \
   runtime/label-tree.c runtime/mem.c runtime/mem-store.c runtime/session-walk.c \
   runtime/session-loop.c runtime/session-inputs.c runtime/session-outputs.c runtime/arena.c \
+  runtime/session-labels.c runtime/memo.c runtime/session-weights.c \
   bindings-js/src-c/libc-shim.c bindings-js/src-c/heap.c generation/gen-mathf.c generation/sampler.c \
   generation/logprobs.c
 CORE_COLD_OPT := -Oz

@@ -117,7 +117,7 @@ test('metadata and accessors', async () => {
   assert.ok(s.residentCount > 0);
   assert.ok(s.residentBytes > 0);
   assert.type(s.contentStoreLen, 'number');
-  assert.equal(Object.keys(s.counters), ['executions', 'dispatches', 'elided', 'memoHits', 'storeHits', 'storeMisses', 'storeCorrupt', 'storePuts', 'bytesHashed', 'evictions', 'peakLiveBytes', 'peakResidentBytes', 'weightFetches', 'weightEvictions', 'weightBytesFetched', 'weightPeakBytes', 'weightStallNs']);
+  assert.equal(Object.keys(s.counters), ['executions', 'dispatches', 'elided', 'memoHits', 'storeHits', 'storeMisses', 'storeCorrupt', 'storePuts', 'bytesHashed', 'evictions', 'peakLiveBytes', 'peakResidentBytes', 'weightFetches', 'weightEvictions', 'weightBytesFetched', 'weightPeakBytes', 'weightStallNs', 'spills', 'promotions']);
   assert.is(s.verify(), true);
 });
 
