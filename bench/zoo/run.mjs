@@ -14,7 +14,7 @@
 // (M: models built; an export the torch exporter refused is listed, not counted).
 //   node bench/zoo/run.mjs [DIR] [--models a,b@17] [--no-speed] [--ms 500] [--cap-s 10]
 //       [--threads 1,2] [--timeout-s 1800] [--json FILE] [--merge] [--jobs 2] [--holo-dir DIR/holo]
-//       [--ref-cache DIR/ref-cache] [--mem-children] [--pipeline]
+//       [--ref-cache DIR/ref-cache] [--mem-children] [--pipeline] [--checks-from A.json,B.json]
 // --cap-s: the race's wall cap per model and thread count (bench/zoo/timing.mjs);
 // --merge: keep the rows of FILE for the models not run this time (a subset
 // re-run updates the full table instead of replacing it); --jobs: checks run
@@ -47,6 +47,7 @@ const jobs = Number(opt('--jobs', '2'));
 const pipeline = flag('--pipeline');
 const holoDirOpt = opt('--holo-dir', null);
 const refCacheOpt = opt('--ref-cache', null);
+const checksFrom = opt('--checks-from', null);
 const threadList = opt('--threads', '1,2').split(',').map(Number);
 const timeoutMs = Number(opt('--timeout-s', '1800')) * 1000;
 const dir = path.resolve(args[0] ?? 'build/zoo');
@@ -83,6 +84,13 @@ try {
 const results = [];
 const kept = merge && fs.existsSync(jsonOut) ? JSON.parse(fs.readFileSync(jsonOut, 'utf8')).results.filter((r) => !entries.some((e) => e.key === r.key)) : [];
 const order = new Map(loadManifest(dir).map((e, i) => [e.key, i]));
+// --checks-from A.json,B.json: the check rows of earlier runs (the same
+// holo-dir) stand for this run's checks, so a race-only run on a quiet
+// machine does not convert again; each race still verifies the archive's
+// sha256 against the row, so a row whose archive was rewritten since fails.
+const priorChecks = new Map();
+for (const f of checksFrom ? checksFrom.split(',') : [])
+  for (const r of JSON.parse(fs.readFileSync(f, 'utf8')).results) if (r.status) priorChecks.set(r.key, { ...r, check_from: path.basename(f) });
 const all = () => [...kept, ...results].sort((a, b) => (order.get(a.key) ?? 1e9) - (order.get(b.key) ?? 1e9));
 const started = new Date().toISOString();
 let speedS = 0, checkS = 0;
@@ -129,11 +137,12 @@ async function worker() {
     const t0 = performance.now();
     let row;
     if (e.error) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'unbuilt', message: e.error };
+    else if (priorChecks.has(e.key)) row = { ...priorChecks.get(e.key), speed: undefined };
     else {
       row = await child('check.mjs', [dir, e.key, '--holo-out', holoDir, '--ref-cache', refCache]);
       if (row.error && !row.status) row = { key: e.key, name: e.name, opset: e.opset, kind: e.kind, status: 'error', message: row.error };
     }
-    row.check_s = +((performance.now() - t0) / 1000).toFixed(1);
+    if (!row.check_from) row.check_s = +((performance.now() - t0) / 1000).toFixed(1);
     rows.set(e.key, row);
     results.push(row);
     console.log(JSON.stringify(row));
