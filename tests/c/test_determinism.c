@@ -16,7 +16,7 @@
  * and shared's output labels changed again when Add/Sub/Mul/Div took f64
  * and every integer dtype: their identity names those dtypes now; their
  * content labels, the bytes, did not change. Every output label changed
- * with holo/node/v2, operands hashed as 32-byte digests: decision 70.) *
+ * with holo/node/v2, operands hashed as 32-byte digests: decision 70.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

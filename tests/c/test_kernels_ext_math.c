@@ -401,9 +401,9 @@ static void test_reduce(void **st) {
   kt_input(&k, 0, HOLO_DT_F32, 1, s, x);
   kt_input(&k, 1, HOLO_DT_F32, 1, s1a, x);
   kt_expect_fail(&k, HOLO_ERR_KERNEL, "ReduceSum"); /* axes dtype */
-  kt_init(&k, "ReduceProd");
+  kt_init(&k, "ReduceMean"); /* integer Prod runs since 529f6da; Mean's rounding is unspecified */
   kt_input(&k, 0, HOLO_DT_I32, 1, s, x);
-  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "ReduceProd");
+  kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "ReduceMean");
   kt_init(&k, "ReduceMin");
   kt_input(&k, 0, HOLO_DT_F32, 1, s, x);
   kt_attr_int(&k, "keepdims", 2);
