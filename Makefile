@@ -65,7 +65,7 @@ $(1)/obj/$(2)%.o: $(2)%.c $(1)/obj/$(2)compile.flags
 	$(3) $(4) $(DEPFLAGS) -c $$< -o $$@
 endef
 
-.PHONY: build native wasm setup run test test-c test-js clean help format
+.PHONY: build native wasm setup run test check test-c test-js clean help format
 
 build: native wasm pkg-compiler
 
@@ -140,10 +140,22 @@ setup:
 # (built two jobs wide, as the suites run: make test has a 20-minute budget
 # on 2 cores; test-inputs are what the suites need beyond build, e.g. demo.mk's)
 .PHONY: test-inputs
+# Both set themselves up as `make run` does (tools/setup.sh is idempotent and
+# takes about a second when nothing is missing), so a fresh clone needs no
+# `make setup` first.
 test:
+	@bash tools/setup.sh
 	@$(MAKE) -s -j$${TEST_JOBS:-2} build
 	@$(MAKE) -s -j$${TEST_JOBS:-2} test-inputs
 	@bash tools/test-all.sh
+
+# The fast gate, run before anything reaches main (under 5 minutes on 2 cores
+# on a built tree): tools/test-all.sh --check says which suites.
+check:
+	@bash tools/setup.sh
+	@$(MAKE) -s -j$${TEST_JOBS:-2} build
+	@$(MAKE) -s -j$${TEST_JOBS:-2} test-inputs
+	@bash tools/test-all.sh --check
 
 # The packed npm package through Vite, webpack, esbuild, Rollup and Parcel in
 # Chromium (part of make test; tests/bundlers/run.mjs NAME... runs some).
@@ -164,7 +176,7 @@ clean:
 	rm -rf build
 
 help:
-	@echo "make setup | build | run | test | clean | format | bench | bench-peers | bench-peers-browser | bench-gemm | bench-memo"
+	@echo "make setup | build | run | check | test | clean | format | bench | bench-peers | bench-peers-browser | bench-gemm | bench-memo | bench-generate | check-core-size | zoo | zoo-models | demo | fuzz | fuzz-regress | baremetal | baremetal-size | test-bundlers"
 
 # Content-addressing benchmarks (issue 3): native, then wasm under Node.
 .PHONY: bench-memo
@@ -179,7 +191,10 @@ bench-memo: build $(N)/bench-memo
 # BENCH_ARGS e.g. "mlp_b1 --variant relaxed --ms 4000" (relaxed needs
 # NODE_FLAGS=--experimental-wasm-relaxed-simd on Node 20).
 .PHONY: bench
-bench: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm
+# (every bench target loads the npm package: its wasm, its layout table
+# bindings-js/dist/layout.js and its copy of the converter; PKG_JS)
+PKG_JS := pkg-layout pkg-compiler
+bench: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-scalar.wasm $(PKG_WASM)/hologram-relaxed.wasm $(PKG_JS)
 	$(NODE) $(NODE_FLAGS) bench/run.mjs $(BENCH_ARGS)
 include fuzz.mk
 
@@ -201,19 +216,19 @@ $(BENCH_MODELS)/.stamp: $(MAKE_MODELS) | $(BENCH_MODELS)/
 	/usr/bin/python3 $(MAKE_MODELS) $(BENCH_MODELS) 2>&1 | grep -v -i warn || true
 	@/usr/bin/python3 -c "import torchvision" 2>/dev/null || echo "note: python3-torchvision missing: mobilenet_v2 and resnet18 skipped"
 	@touch $@
-bench-peers: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm bench-models
+bench-peers: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm $(PKG_JS) bench-models
 	$(NODE) $(NODE_FLAGS) bench/peers.mjs $(BENCH_MODELS) $(PEERS_ARGS)
 
 # The same race inside headless Chromium (cross-origin isolated page, ORT-web's
 # own dist files), 1 and 2 threads: the issue's second table.
 .PHONY: bench-peers-browser
-bench-peers-browser: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm bench-models
+bench-peers-browser: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm $(PKG_JS) bench-models
 	$(NODE) bench/peers-browser.mjs $(BENCH_MODELS) $(PEERS_ARGS)
 
 # SIMD128 peak vs hologram's 512^3 MatMulPacked (bench/gemm-peak.mjs), then the
 # int8 row: MatMulInteger vs f32 MatMul vs onnxruntime-web, 512^3 (bench/gemm-int8.mjs).
 .PHONY: bench-gemm
-bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/gemm-peak-relaxed.wasm bench-models
+bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/gemm-peak-relaxed.wasm $(PKG_JS) bench-models
 	$(NODE) --experimental-wasm-relaxed-simd bench/gemm-peak.mjs $(BENCH_MODELS)/matmul_512.onnx $(GEMM_ARGS)
 	$(NODE) bench/gemm-int8.mjs
 
@@ -221,7 +236,7 @@ bench-gemm: $(PKG_WASM)/hologram-simd128.wasm $(W)/gemm-peak-simd128.wasm $(W)/g
 # (1 thread), prompt repeat vs cold prefill, speculative decoding with the draft.
 # GEN_ARGS e.g. "--tokens 64 --k 4".
 .PHONY: bench-generate
-bench-generate: $(PKG_WASM)/hologram-simd128.wasm
+bench-generate: $(PKG_WASM)/hologram-simd128.wasm $(PKG_JS)
 	$(NODE) $(NODE_FLAGS) bench/generate.mjs $(GEN_ARGS)
 include tests/wasm-tests.mk
 include baremetal.mk

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Runs every suite and prints one final line: N passed, N failed (all suites).
+#   tools/test-all.sh           every suite (make test)
+#   tools/test-all.sh --check   the fast gate (make check, run before anything
+#                               reaches main): the C suites native (ASan), the JS
+#                               suites, conformance, size, layers and zoo-small;
+#                               not wasm-c, the browsers, bundlers, bare metal,
+#                               fuzzing or valgrind (docs/decisions.md 78)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+MODE=all
+[ "${1:-}" = --check ] && MODE=check
 pass=0; fail=0
 add() { pass=$((pass + $1)); fail=$((fail + $2)); }
 # Seconds per suite, printed before the final line: make test has a 20-minute
@@ -82,13 +90,19 @@ suite() {
 }
 # The same C suites built for wasm32-wasi (simd128 and relaxed SIMD) under
 # node:wasi, and the microkernel tester (SIMD vs scalar in one binary).
-suite wasm-c bash tools/test-wasm-c.sh
+[ "$MODE" = all ] && suite wasm-c bash tools/test-wasm-c.sh
 suite conformance node tests/conformance/run.mjs --check-baseline
 suite size node tools/check-size.mjs
 suite core-size node tools/check-core-size.mjs
 suite layers node tools/check-layers.mjs
 # The committed subset of the real-model zoo (tests/zoo; the whole zoo is `make zoo`).
 suite zoo-small node tests/zoo/run.mjs
+finish() {
+  echo "suite seconds:$times (total $SECONDS s)"
+  echo "$pass passed, $fail failed"
+  [ "$fail" = 0 ]
+}
+[ "$MODE" = check ] && { finish; exit; }
 [ -f tests/browser/demo.test.mjs ] && suite browser node tests/browser/demo.test.mjs
 [ -f tests/browser/worker.test.mjs ] && suite browser-worker node tests/browser/worker.test.mjs
 [ -f tests/browser/threads.test.mjs ] && suite browser-threads node tests/browser/threads.test.mjs
@@ -103,6 +117,4 @@ suite fuzz-convert bash tools/fuzz-convert-replay.sh
 suite fuzz bash tools/fuzz-suite.sh "${FUZZ_SECONDS:-15}"
 [ "${HOLO_SKIP_VALGRIND:-0}" = 1 ] || suite valgrind bash tools/valgrind.sh
 
-echo "suite seconds:$times (total $SECONDS s)"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

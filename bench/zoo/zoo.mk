@@ -21,5 +21,5 @@ zoo-models:
 	nice /usr/bin/python3 bench/zoo/build.py $(ZOO_DIR) $(subst $(zoo_comma), ,$(ZOO))
 	nice $(NODE) bench/zoo/fetch-imgly.mjs $(ZOO_DIR) $(ZOO)
 	nice $(NODE) bench/zoo/quantize.mjs $(ZOO_DIR) --if-built $(ZOO_QUANT)
-zoo: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm zoo-models
+zoo: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm $(PKG_JS) zoo-models
 	nice $(NODE) bench/zoo/run.mjs $(ZOO_DIR) $(if $(ZOO),--models $(ZOO)) $(ZOO_ARGS)
