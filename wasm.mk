@@ -63,7 +63,8 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   $(MK)/vsigmoid-f32-scalar.c $(MK)/vtanh-f32-scalar.c $(MK)/vunary-f32-scalar.c \
   $(MK)/vclip-numeric-scalar.c $(MK)/vminmax-numeric-scalar.c $(MK)/vwhere-any-scalar.c \
   $(MK)/cast-numeric-scalar.c $(MK)/igemm-i8-4x8-scalar.c $(MK)/ipack-i8-scalar.c \
-  $(MK)/iim2col-i8-scalar.c $(MK)/requant-i32-scalar.c $(OP)/conv2d.c $(OP)/matmul.c \
+  $(MK)/iim2col-i8-scalar.c $(MK)/requant-i32-scalar.c $(MK)/idwpad-i8-scalar.c \
+  $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c $(OP)/conv2d.c $(OP)/matmul.c \
   $(OP)/gemm-tasks.c $(OP)/gemm-epilogue.c $(OP)/packed-weights.c $(OP)/elementwise.c $(OP)/binary.c \
   $(OP)/unary.c $(OP)/softmax.c $(OP)/layernorm.c $(OP)/instancenorm.c $(OP)/batchnorm.c \
   $(OP)/pool2d.c $(OP)/concat.c $(OP)/transpose.c $(OP)/split.c $(OP)/slice.c $(OP)/gather.c \

@@ -49,6 +49,7 @@ import { compileFoldCore, foldHost, KernelFolder, FOLD_VARIANT } from './fold-ru
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
+import { fuseQMatMulFloat } from './rewrites/fuse-qmatmul-float.js';
 import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
 import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.js';
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
@@ -257,6 +258,7 @@ function rewrite(ir, opts, fold) {
   if (opts.fuse !== false) {
     fuseLayerNorm(ir);
     fuseMatMulBias(ir);
+    fuseQMatMulFloat(ir);
     fuseRelu(ir);
     fuseClip(ir);
     fuseSilu(ir);

@@ -394,6 +394,9 @@ const SHAPE_RULES = new Map([
   // B / W is input 3 of the QLinear products
   ['QLinearMatMul', (c) => matmulShape({ ...c, sh: (i) => c.sh(i === 1 ? 3 : i) })],
   ['QLinearConv', (c) => windowShape({ ...c, op: 'Conv', sh: (i) => c.sh(i === 1 ? 3 : i) })],
+  // QLinearAdd / QLinearMul: A (input 0) and B (input 3) broadcast
+  ['QLinearAdd', (c) => broadcastShapes([c.sh(0), c.sh(3)])],
+  ['QLinearMul', (c) => broadcastShapes([c.sh(0), c.sh(3)])],
   ['holo.DequantizeQ4', ({ node }) => [attr(node, 'K'), attr(node, 'N')]],
   ['Gemm', gemmShape],
   ...['Conv', 'MaxPool', 'AveragePool', 'LpPool'].map((op) => [op, windowShape]),

@@ -24,6 +24,16 @@
 //     DequantizeLinear then QuantizeLinear to Y's scale and zero point (per
 //     element what onnxruntime's per-input table holds; its copy when the
 //     parameters agree is the same bytes), then Concat.
+//   QLinearAdd / QLinearMul(A, A_scale, A_zp?, B, B_scale, B_zp?, C_scale,
+//     C_zp?): the backend's QLinearAdd / QLinearMul (kernels-wasm-simd/
+//     operators/qlinear-binary.c, decision 74): per element the float
+//     path, (float)(a - A_zp) * A_scale + (or *) (float)(b - B_zp) * B_scale,
+//     divided by C_scale, rounded half to even, + C_zp, saturated --
+//     onnxruntime's reference kernel (MlasQLinearAddKernelRawHelper), numpy
+//     broadcasting; per-tensor f32 scales, A, B and C of one dtype (u8/i8).
+//     holo_relu = 1 (the converter's own attribute, set by
+//     rewrites/fuse-qdq.js for a Relu between the op and its
+//     QuantizeLinear) applies max(v, 0) before the division.
 //   MatMulNBits(A f32, B u8 [N, blocks, block_size/2], scales, zp?; K, N,
 //     bits 4, block_size): the backend's holo.DequantizeQ4 (the weight as an
 //     f32 [K, N], computed once in the constant cone, at load when it is
@@ -102,6 +112,34 @@ function viaFloat(op, opAttrs) {
 
 OPS.QLinearLeakyRelu = { attrs: ['alpha'], norm: viaFloat('LeakyRelu', (n) => ({ alpha: A.float(attr(n, 'alpha', 0.01)) })) };
 OPS.QLinearSigmoid = { attrs: [], norm: viaFloat('Sigmoid', () => ({})) };
+
+/** QLinearAdd / QLinearMul onto the backend's op of the same name. */
+function qlinearBinary(op) {
+  return (ctx, n) => {
+    const [a, as, az, b, bs, bz, cs, cz] = n.inputs;
+    if (!a || !as || !b || !bs || !cs) throw new Unsupported('A, A_scale, B, B_scale and C_scale are required');
+    const dt = ctx.value(a).dtype;
+    if (!INT8.has(dt)) throw new Unsupported('A must be uint8 or int8');
+    if (ctx.value(b).dtype !== dt) throw new Unsupported('B must have A\'s dtype');
+    for (const [v, what] of [[as, 'A_scale'], [bs, 'B_scale'], [cs, 'C_scale']]) {
+      const sh = ctx.shape(v);
+      if (ctx.value(v).dtype !== DT.f32 || !sh || sh.reduce((x, d) => x * d, 1) !== 1) throw new Unsupported(`${what} must be a float32 scalar`);
+    }
+    for (const [v, what] of [[az, 'A_zero_point'], [bz, 'B_zero_point'], [cz, 'C_zero_point']]) {
+      if (!v) continue;
+      const sh = ctx.shape(v);
+      if (ctx.value(v).dtype !== dt || !sh || sh.reduce((x, d) => x * d, 1) !== 1) throw new Unsupported(`${what} must be a scalar of A's dtype`);
+    }
+    const relu = attr(n, 'holo_relu', 0);
+    if (relu !== 0 && relu !== 1) throw new Unsupported('holo_relu must be 0 or 1');
+    const ins = [a, as, az || '', b, bs, bz || '', cs, cz || ''];
+    while (ins[ins.length - 1] === '') ins.pop();
+    ctx.emit(op, ins, [n.outputs[0]], relu ? { relu: A.int(1) } : {});
+  };
+}
+
+OPS.QLinearAdd = { attrs: ['holo_relu'], norm: qlinearBinary('QLinearAdd') };
+OPS.QLinearMul = { attrs: ['holo_relu'], norm: qlinearBinary('QLinearMul') };
 
 OPS.QLinearGlobalAveragePool = {
   attrs: ['channels_last'],

@@ -1,6 +1,7 @@
 // QuantizeLinear, DequantizeLinear (opsets 10, 13, 19, 21: per-tensor and
 // per-axis; int8, uint8, int16, uint16) and DynamicQuantizeLinear (uint8),
-// lowered onto Div/Round/Add/Cast/Sub/Mul and the reductions, with
+// lowered onto Div/Round/Add/Cast/Sub/Mul and the reductions (DynamicQuantizeLinear:
+// one backend node whose kernel takes those steps, lowerDynamicQuantize), with
 // onnxruntime's formulas: q = saturate(nearbyint(x / scale) + zp) (a true
 // division, as MLAS does, not a multiply by the reciprocal; Round is ties to
 // even, and Cast f32 -> int saturates), y = (x - zp) * scale (the difference
@@ -107,22 +108,29 @@ OPS.DynamicQuantizeLinear = {
   norm(ctx, n) {
     const [x] = n.inputs;
     const [y, ys, yzp] = n.outputs;
-    const e = emitter(ctx, y);
     if (ctx.value(x).dtype !== DT.f32) throw new Unsupported('DynamicQuantizeLinear takes float32 input');
-    const f = (v) => ctx.constScalar(`${y}_f`, DT.f32, v);
-    const all = { keepdims: A.int(0), noop_with_empty_axes: A.int(0) };
-    const mn = e('Min', [e('ReduceMin', [x], all), f(0)]);
-    const mx = e('Max', [e('ReduceMax', [x], all), f(0)]);
-    const range = e('Sub', [mx, mn]);
-    const scaleName = ys || ctx.tmp(`${y}_scale`);
-    ctx.emit('Where', [e('Equal', [range, f(0)]), f(1), e('Div', [range, f(255)])], [scaleName], {});
-    const z0 = e('Clip', [e('Neg', [e('Div', [mn, scaleName])]), f(0), f(255)]);
-    const fl = e('Floor', [z0]);
-    const zf = e('Where', [e('GreaterOrEqual', [e('Sub', [z0, fl]), f(0.5)]), e('Ceil', [z0]), fl]);
-    const q = e('Add', [e('Round', [e('Div', [x, scaleName])]), zf]);
-    ctx.emit('Cast', [q], [y], { to: A.int(DT.u8) });
-    if (yzp) ctx.emit('Cast', [zf], [yzp], { to: A.int(DT.u8) });
+    // the backend's one-pass kernel (operators/qlinear-quant.c): the steps of
+    // lowerDynamicQuantize in its order, the same bytes (tests/js/dql-kernel.test.mjs)
+    ctx.emit('DynamicQuantizeLinear', [x], [y, ys || ctx.tmp(`${y}_scale`), yzp || ctx.tmp(`${y}_zp`)], {});
   },
 };
+
+/** DynamicQuantizeLinear as Reduce/Min/Max/Div/Round/Cast steps: the kernel's specification, kept for its test. */
+export function lowerDynamicQuantize(ctx, x, y, ys, yzp) {
+  const e = emitter(ctx, y);
+  const f = (v) => ctx.constScalar(`${y}_f`, DT.f32, v);
+  const all = { keepdims: A.int(0), noop_with_empty_axes: A.int(0) };
+  const mn = e('Min', [e('ReduceMin', [x], all), f(0)]);
+  const mx = e('Max', [e('ReduceMax', [x], all), f(0)]);
+  const range = e('Sub', [mx, mn]);
+  const scaleName = ys || ctx.tmp(`${y}_scale`);
+  ctx.emit('Where', [e('Equal', [range, f(0)]), f(1), e('Div', [range, f(255)])], [scaleName], {});
+  const z0 = e('Clip', [e('Neg', [e('Div', [mn, scaleName])]), f(0), f(255)]);
+  const fl = e('Floor', [z0]);
+  const zf = e('Where', [e('GreaterOrEqual', [e('Sub', [z0, fl]), f(0.5)]), e('Ceil', [z0]), fl]);
+  const q = e('Add', [e('Round', [e('Div', [x, scaleName])]), zf]);
+  ctx.emit('Cast', [q], [y], { to: A.int(DT.u8) });
+  if (yzp) ctx.emit('Cast', [zf], [yzp], { to: A.int(DT.u8) });
+}
 
 export { OPS as QUANT_OPS };

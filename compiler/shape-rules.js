@@ -14,7 +14,7 @@
 //
 // A rule gets inferNode's context c and returns output 0's shape (or null);
 // it may set c.more[k] = { shape, dtype } for outputs k >= 1.
-import { DT, attr, readElems, normAxis } from './ir.js';
+import { DT, attr, readElems, normAxis, broadcastShapes } from './ir.js';
 
 const known = (d) => typeof d === 'number';
 const withDim = (x, a, d) => x.map((v, i) => (i === a ? d : v));
@@ -274,7 +274,26 @@ function nmsPaddedShape(c) {
   return [s[0] * s[1] * Math.min(x[1], Math.max(mx[0], 0)), 3];
 }
 
+/** DynamicQuantizeLinear: y u8 of x's shape, a f32 scale and a u8 zero point (scalars). */
+function dqlShape(c) {
+  c.dtype = DT.u8;
+  c.more = [null, { shape: [], dtype: DT.f32 }, { shape: [], dtype: DT.u8 }];
+  return c.x;
+}
+
+/** holo.MatMulIntegerToFloat / holo.DynamicQuantizeMatMul: MatMul's shape, f32. */
+function mmiFloatShape(c) {
+  c.dtype = DT.f32;
+  const a = c.sh(0), b = c.sh(1);
+  if (!(a && b && a.length >= 2 && b.length >= 2)) return null;
+  const batch = broadcastShapes([a.slice(0, -2), b.slice(0, -2)]);
+  return batch ? [...batch, a[a.length - 2], b[b.length - 1]] : null;
+}
+
 export const MORE_SHAPE_RULES = new Map([
+  ['DynamicQuantizeLinear', dqlShape],
+  ['holo.MatMulIntegerToFloat', mmiFloatShape],
+  ['holo.DynamicQuantizeMatMul', mmiFloatShape],
   ['Split', splitShape],
   ['Slice', sliceShape],
   ['TopK', topkShape],

@@ -34,6 +34,20 @@
      .infer = holo_k_quantizelinear_infer, .run = holo_k_quantizelinear_run},
     {.op = "DequantizeLinear", .identity = "DequantizeLinear/u8,i8/scalar/1", .dtypes = "u8,i8",
      .infer = holo_k_dequantizelinear_infer, .run = holo_k_dequantizelinear_run},
+    {.op = "DynamicQuantizeLinear", .identity = "DynamicQuantizeLinear/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_dynquantizelinear_infer, .run = holo_k_dynquantizelinear_run},
+    /* MatMulInteger's exact sums, then (float)sum * (a_scale * b_scale[j]) (+ bias[j]) in f32: the bytes
+     * of the Cast / Mul / Add chain on every build; DynamicQuantizeMatMul quantizes A first as
+     * DynamicQuantizeLinear does (matmul-integer.c) */
+    {.op = "holo.MatMulIntegerToFloat", .identity = "holo.MatMulIntegerToFloat/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_mmitofloat_infer, .run = holo_k_mmitofloat_run, .pack = holo_k_mmitofloat_pack},
+    {.op = "holo.DynamicQuantizeMatMul", .identity = "holo.DynamicQuantizeMatMul/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_dqmatmul_infer, .run = holo_k_dqmatmul_run, .pack = holo_k_dqmatmul_pack},
+    /* QLinearAdd / QLinearMul: the DequantizeLinear -> op -> QuantizeLinear float path's bytes (qlinear-binary.c) */
+    {.op = "QLinearAdd", .identity = "QLinearAdd/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_qlinearadd_infer, .run = holo_k_qlinearadd_run},
+    {.op = "QLinearMul", .identity = "QLinearMul/u8,i8/scalar/1", .dtypes = "u8,i8",
+     .infer = holo_k_qlinearmul_infer, .run = holo_k_qlinearmul_run},
     {.op = "holo.DequantizeQ4", .identity = "holo.DequantizeQ4/u8/scalar/1", .dtypes = "u8",
      .infer = holo_k_dequantq4_infer, .run = holo_k_dequantq4_run},
     {.op = "holo.PackB", .identity = "holo.PackB/f32/panels-8-32/2", .dtypes = "f32",

@@ -69,6 +69,30 @@ function elems(t) {
   return get ? Array.from({ length: n }, (_, i) => get(i)) : null;
 }
 
+// the int32 bias [C] at scale f32(xs * ws[c]), zero point 0
+function biasOk(b, xs, ws, C) {
+  if (!b || !b.qt || b.qt.dtype !== DT.i32 || b.qt.dims.length !== 1 || Number(b.qt.dims[0]) !== C) return false;
+  if (b.zeros && b.zeros.some((z) => z !== 0)) return false;
+  if (b.scales.length !== 1 && b.scales.length !== C) return false;
+  for (let c = 0; c < C; c++) if (b.scales[b.scales.length === 1 ? 0 : c] !== Math.fround(xs * ws.scales[ws.scales.length === 1 ? 0 : c])) return false;
+  return true;
+}
+// a Relu / Clip after y that the saturation to y's range already applies
+function absorbed(consts, act, ys, yz, dt) {
+  const Q = (v) => Math.min(QMAX[dt], Math.max(QMIN[dt], rne(Math.fround(v / ys)) + yz));
+  if (act.opType === 'Relu') return Q(0) <= QMIN[dt];
+  let lo = -Infinity, hi = Infinity;
+  if (act.attrs.min || act.attrs.max) { lo = act.attrs.min?.value ?? lo; hi = act.attrs.max?.value ?? hi; }
+  for (const [k, i] of [[0, 1], [1, 2]]) {
+    const nm = act.inputs[i];
+    if (!nm) continue;
+    const t = consts.get(nm);
+    if (!t || t.dtype !== DT.f32 || numel(t.dims) !== 1) return false;
+    if (k === 0) lo = elems(t)[0]; else hi = elems(t)[0];
+  }
+  return Q(lo) <= QMIN[dt] && Q(hi) >= QMAX[dt];
+}
+
 const intAttr = (n, k, d) => (n.attrs[k] ? Number(n.attrs[k].value) : d);
 
 export function fuseQdq(g) {
@@ -101,27 +125,25 @@ export function fuseQdq(g) {
     const ax = d.axis < 0 ? d.axis + d.qt.dims.length : d.axis;
     return ax === axis && d.st.dims.length === 1 && d.scales.length === C && (!d.zeros || (d.zt.dims.length === 1 && d.zeros.length === C));
   };
-  // the int32 bias [C] at scale f32(xs * ws[c]), zero point 0
-  const biasOk = (b, xs, ws, C) => {
-    if (!b || !b.qt || b.qt.dtype !== DT.i32 || b.qt.dims.length !== 1 || Number(b.qt.dims[0]) !== C) return false;
-    if (b.zeros && b.zeros.some((z) => z !== 0)) return false;
-    if (b.scales.length !== 1 && b.scales.length !== C) return false;
-    for (let c = 0; c < C; c++) if (b.scales[b.scales.length === 1 ? 0 : c] !== Math.fround(xs * ws.scales[ws.scales.length === 1 ? 0 : c])) return false;
-    return true;
-  };
-  const absorbed = (act, ys, yz, dt) => {
-    const Q = (v) => Math.min(QMAX[dt], Math.max(QMIN[dt], rne(Math.fround(v / ys)) + yz));
-    if (act.opType === 'Relu') return Q(0) <= QMIN[dt];
-    let lo = -Infinity, hi = Infinity;
-    if (act.attrs.min || act.attrs.max) { lo = act.attrs.min?.value ?? lo; hi = act.attrs.max?.value ?? hi; }
-    for (const [k, i] of [[0, 1], [1, 2]]) {
-      const nm = act.inputs[i];
-      if (!nm) continue;
-      const t = consts.get(nm);
-      if (!t || t.dtype !== DT.f32 || numel(t.dims) !== 1) return false;
-      if (k === 0) lo = elems(t)[0]; else hi = elems(t)[0];
+  // Q(Add|Mul(DQ(a), DQ(b)) [-> Relu | absorbed Clip]) and Q(DQ(a) [-> Relu | absorbed Clip]):
+  // one com.microsoft QLinearAdd / QLinearMul node (the lone DQ as a + 0:
+  // b is a's zero point at a's scale, (z - z) * s = 0, and v + 0 is v up to
+  // a zero's sign, which rounds to the same q), or null
+  const elementwise = (p, act, absorbs, ydt, ysN, yzN, out) => {
+    if (act && act.opType === 'Clip' && !absorbs) return null;
+    const relu = act && act.opType === 'Relu' ? { holo_relu: { type: 'int', value: 1 } } : {};
+    const name = p.name || out;
+    if (p.opType === 'DequantizeLinear') {
+      if (!act) return null; // a bare DQ -> Q (a requantization) is left as it is
+      const a = dq(p.outputs[0], false);
+      if (!perTensor(a) || a.dt !== ydt) return null;
+      const z = a.z || addConst(`${name}_z0`, a.dt, [], new Uint8Array(1));
+      return { node: { opType: 'QLinearAdd', domain: 'com.microsoft', name, inputs: [a.q, a.s, z, z, a.s, z, ysN, yzN], outputs: [out], attrs: relu }, dqs: [a.node] };
     }
-    return Q(lo) <= QMIN[dt] && Q(hi) >= QMAX[dt];
+    if (p.outputs.length !== 1 || p.inputs.length !== 2) return null;
+    const a = dq(p.inputs[0], false), b = dq(p.inputs[1], false);
+    if (!perTensor(a) || !perTensor(b) || a.dt !== ydt || b.dt !== ydt) return null;
+    return { node: { opType: p.opType === 'Add' ? 'QLinearAdd' : 'QLinearMul', domain: 'com.microsoft', name, inputs: [a.q, a.s, a.z, b.q, b.s, b.z, ysN, yzN], outputs: [out], attrs: relu }, dqs: [a.node, b.node] };
   };
 
   let fused = 0;
@@ -133,12 +155,24 @@ export function fuseQdq(g) {
     if (q.attrs.output_dtype && Number(q.attrs.output_dtype.value) !== yzt.dtype) continue;
     const single = (v) => uses.get(v) === 1 && !g.outputs.some((o) => o.name === v);
     if (!single(yf)) continue;
-    let p = prod.get(yf), act = null;
+    let p = prod.get(yf), act = null, absorbs = true;
     if (p && (p.opType === 'Relu' || p.opType === 'Clip') && !p.domain) {
-      if (!single(p.inputs[0]) || !absorbed(p, elems(yst)[0], elems(yzt)[0], yzt.dtype)) continue;
+      if (!single(p.inputs[0])) continue;
+      absorbs = absorbed(consts, p, elems(yst)[0], elems(yzt)[0], yzt.dtype);
       act = p;
       p = prod.get(p.inputs[0]);
     }
+    // the elementwise forms: exactly the float path (QLinearAdd's kernel, a Relu there as holo_relu)
+    const ew = p && !p.domain && (p.opType === 'Add' || p.opType === 'Mul' || p.opType === 'DequantizeLinear') ? elementwise(p, act, absorbs, yzt.dtype, ysN, yzN, q.outputs[0]) : null;
+    if (ew) {
+      for (const n of [q, act, p.opType === 'DequantizeLinear' ? null : p]) if (n) gone.add(n);
+      for (const d of ew.dqs) touched.add(d);
+      repl.set(q, [ew.node]);
+      prod.set(q.outputs[0], ew.node);
+      fused++;
+      continue;
+    }
+    if (!absorbs) continue;
     if (!p || p.domain || !['Conv', 'MatMul', 'Gemm'].includes(p.opType) || p.outputs.length !== 1) continue;
     const x = dq(p.inputs[0], false), w = dq(p.inputs[1], true);
     if (!perTensor(x) || !w) continue;

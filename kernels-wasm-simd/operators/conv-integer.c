@@ -14,6 +14,12 @@
  * rule of the shape; every output is one task's, so the bytes never depend
  * on the threads.
  *
+ * Depthwise (group == C == M, the MobileNet block) skips im2col and the
+ * GEMM core, whose 4-row tiles would hold one row: each channel is copied
+ * once into a zero-padded int16 plane of x - zx and convolved a row at a
+ * time with its filter as int16 w - zw (microkernels/idwconv2d.h), W left
+ * unpacked. The sums are the same exact int32 (docs/decisions.md 73).
+ *
  * QLinearConv (opset 10) is the same convolution of its inputs x (0) and w
  * (3), zero points 2 and 5 (x_zero_point a scalar, w_zero_point a scalar or
  * per output channel), plus the optional int32 bias B (8, [M]), each chunk
@@ -23,6 +29,7 @@
 #include "common/check.h"
 #include "common/shape.h"
 #include "common/window2d.h"
+#include "microkernels/idwconv2d.h"
 #include "microkernels/igemm.h"
 #include "microkernels/im2col.h"
 #include "operators/products.h"
@@ -151,6 +158,28 @@ static size_t ci_slot_bytes(const ci_geom *g) {
 /* QLinearConv's multipliers, at the workspace's start */
 static size_t ci_mult_bytes(const ci_geom *g) { return g->ix->q ? (g->M * sizeof(float) + 63) / 64 * 64 : 0; }
 
+/* The depthwise path: one input and one output channel per group, a
+ * padded plane of bounded size (strides and dilations are attributes of up
+ * to 2^31: a plane that would dwarf X and Y goes the im2col way). */
+#define CI_DW_MAX_PLANE ((uint64_t)1 << 22)
+static bool ci_dw(const ci_geom *g) {
+  const holo_k_win2d *w = &g->w;
+  if (g->G != g->C || g->Mg != 1 || g->Cg != 1 || g->K == 0 || w->out[0] < 1 || w->out[1] < 1) return false;
+  uint64_t hp = holo_k_mul_sat((uint64_t)w->out[0], (uint64_t)w->stride[0]) +
+                holo_k_mul_sat((uint64_t)w->k[0], (uint64_t)w->dil[0]);
+  uint64_t wp = holo_k_mul_sat((uint64_t)w->out[1] + 8, (uint64_t)w->stride[1]) +
+                holo_k_mul_sat((uint64_t)w->k[1], (uint64_t)w->dil[1]) + 8;
+  return holo_k_mul_sat(hp, wp) <= CI_DW_MAX_PLANE;
+}
+static size_t ci_al64(size_t b) { return (b + 63) / 64 * 64; }
+/* the filters as int16 w - zw, [C][kH*kW] */
+static size_t ci_dw_wt_bytes(const ci_geom *g) { return ci_al64(g->C * g->K * sizeof(int16_t)); }
+/* one task's padded plane and, for QLinearConv, one output row of sums */
+static size_t ci_dw_slot_bytes(const ci_geom *g) {
+  return ci_al64(holo_idwconv2d_plane_elems(&g->w) * sizeof(int16_t)) +
+         (g->ix->q ? ci_al64((size_t)g->w.out[1] * sizeof(int32_t)) : 0);
+}
+
 static const int16_t *ci_packed(const holo_kernel_call *c, const ci_geom *g) {
   size_t w;
   return c->packed ? (const int16_t *)holo_gemm_packed(c->packed[g->ix->w], HOLO_GEMM_PACKED_IA, g->Mg, g->K,
@@ -180,7 +209,7 @@ static holo_status ci_pack(holo_pack_call *p, const ci_ix *ix) {
   if (p->input != ix->w || c->n_inputs <= ix->w || ci_geometry(c, ix, &g))
     return HOLO_OK; /* infer says why */
   size_t elems = ci_pa_elems(&g);
-  if (!elems) return HOLO_OK;
+  if (!elems || ci_dw(&g)) return HOLO_OK;
   if (!p->dst) {
     p->bytes = holo_gemm_pack_bytes((elems * sizeof(int16_t) + sizeof(float) - 1) / sizeof(float));
     return HOLO_OK;
@@ -195,8 +224,10 @@ static holo_status ci_infer(holo_kernel_call *c, const ci_ix *ix) {
   holo_status st;
   holo_k_infer_reset(c);
   if ((st = ci_geometry(c, ix, &g))) return st;
-  c->workspace_bytes = ci_mult_bytes(&g) + (ci_packed(c, &g) ? 0 : ci_pa_elems(&g) * sizeof(int16_t) + 64) +
-                       CI_TASKS * ci_slot_bytes(&g);
+  c->workspace_bytes =
+      ci_mult_bytes(&g) + (ci_dw(&g) ? ci_dw_wt_bytes(&g) + CI_TASKS * ci_dw_slot_bytes(&g)
+                                     : (ci_packed(c, &g) ? 0 : ci_pa_elems(&g) * sizeof(int16_t) + 64) +
+                                           CI_TASKS * ci_slot_bytes(&g));
   uint64_t f[6] = {
       g.N, g.M, (uint64_t)g.w.out[0], (uint64_t)g.w.out[1], g.Cg, (uint64_t)(g.w.k[0] * g.w.k[1])};
   c->work = holo_k_work(6, f);
@@ -285,6 +316,74 @@ static void ci_task(void *arg, uint32_t t) {
     ci_chunk(J, i, slot);
 }
 
+typedef struct ci_dwjob {
+  const holo_kernel_call *c;
+  const ci_geom *g;
+  const int16_t *wt;
+  const float *mult;
+  uint8_t *slots;
+  size_t per;
+  bool shared_slot, per_channel;
+} ci_dwjob;
+
+/* (image, channel) pairs [i0, i1) of the depthwise path */
+static void ci_dw_task(void *arg, uint32_t t) {
+  const ci_dwjob *J = arg;
+  const ci_geom *g = J->g;
+  const holo_kernel_call *c = J->c;
+  size_t total = g->N * g->C, i0 = (size_t)t * J->per, i1 = i0 + J->per > total ? total : i0 + J->per;
+  uint8_t *slot = J->slots + (J->shared_slot ? 0 : (size_t)t * ci_dw_slot_bytes(g));
+  int16_t *xp = (int16_t *)slot;
+  int32_t *acc = (int32_t *)(slot + ci_al64(holo_idwconv2d_plane_elems(&g->w) * sizeof(int16_t)));
+  size_t Hp, Wp, OW = (size_t)g->w.out[1];
+  holo_idwconv2d_plane_geom(&g->w, &Hp, &Wp);
+  const holo_tensor *x = &c->inputs[g->ix->x];
+  int32_t zx = ci_zp(c, g->ix->zx, 0);
+  for (size_t nc = i0; nc < i1; nc++) {
+    size_t ch = nc % g->C;
+    holo_ukernel_idwpad_i8__scalar(xp, (const uint8_t *)x->data + nc * g->xplane, x->dtype == HOLO_DT_U8, zx,
+                                   &g->w);
+    const int16_t *wt = J->wt + ch * g->K;
+    if (!g->ix->q) {
+      int32_t *y = (int32_t *)c->outputs[0].data + nc * g->plane;
+      for (int64_t oh = 0; oh < g->w.out[0]; oh++)
+        holo_idwconv2d_i16_row(&g->w, xp, Wp, wt, y + (size_t)oh * OW, oh);
+      continue;
+    }
+    holo_requant q = {J->mult + (J->per_channel ? ch : 0), 0,
+                      holo_k_absent(c, 8) ? 0 : ((const int32_t *)c->inputs[8].data)[ch],
+                      holo_k_q_zero_at(c, 7, 0), c->outputs[0].dtype == HOLO_DT_U8};
+    uint8_t *y = (uint8_t *)c->outputs[0].data + nc * g->plane;
+    for (int64_t oh = 0; oh < g->w.out[0]; oh++) {
+      holo_idwconv2d_i16_row(&g->w, xp, Wp, wt, acc, oh);
+      holo_requant_i32(OW, acc, &q, y + (size_t)oh * OW);
+    }
+  }
+}
+
+static void ci_dw_run(holo_kernel_call *c, const ci_geom *g, const float *mult, bool per_channel,
+                      uint8_t *ws) {
+  int16_t *wt = (int16_t *)ws;
+  const holo_tensor *W = &c->inputs[g->ix->w];
+  for (size_t ch = 0; ch < g->C; ch++) {
+    int32_t zw = ci_zp(c, g->ix->zw, ch);
+    for (size_t t = 0; t < g->K; t++) {
+      size_t i = ch * g->K + t;
+      int32_t v = W->dtype == HOLO_DT_U8 ? (int32_t)((const uint8_t *)W->data)[i]
+                                         : (int32_t)((const int8_t *)W->data)[i];
+      wt[i] = (int16_t)(v - zw);
+    }
+  }
+  size_t total = g->N * g->C, nt = total < CI_TASKS ? total : CI_TASKS;
+  ci_dwjob J = {c, g, wt, mult, ws + ci_dw_wt_bytes(g), (total + nt - 1) / nt, !c->parallel_for, per_channel};
+  nt = (total + J.per - 1) / J.per;
+  if (J.shared_slot)
+    for (uint32_t t = 0; t < nt; t++)
+      ci_dw_task(&J, t);
+  else
+    c->parallel_for(c->pctx, (uint32_t)nt, ci_dw_task, &J);
+}
+
 static holo_status ci_run(holo_kernel_call *c, const ci_ix *ix) {
   ci_geom g;
   if (ci_geometry(c, ix, &g)) return HOLO_ERR_KERNEL;
@@ -297,6 +396,10 @@ static holo_status ci_run(holo_kernel_call *c, const ci_ix *ix) {
   bool per = ix->q && c->inputs[4].rank == 1 && c->inputs[4].shape[0] > 1;
   if (ix->q && (st = holo_k_q_multipliers(c, ix->op, 1, 4, 6, mult, per ? g.M : 1))) return st;
   ws += ci_mult_bytes(&g);
+  if (ci_dw(&g)) {
+    ci_dw_run(c, &g, mult, per, ws);
+    return HOLO_OK;
+  }
   if (g.K == 0 && !ix->q) {
     for (size_t i = 0; i < g.N * g.M * g.plane; i++)
       Y[i] = 0;

@@ -23,6 +23,11 @@ HOLO_K_OPERATOR(matmulinteger) HOLO_K_OPERATOR(convinteger)
 HOLO_K_OPERATOR(qlinearmatmul) HOLO_K_OPERATOR(qlinearconv)
 /* per-tensor QuantizeLinear / DequantizeLinear in one pass (qlinear-quant.c) */
 HOLO_K_OPERATOR(quantizelinear) HOLO_K_OPERATOR(dequantizelinear)
+/* DynamicQuantizeLinear in one pass (qlinear-quant.c); MatMulInteger with its
+ * float epilogue, and with A quantized in front (matmul-integer.c) */
+HOLO_K_OPERATOR(dynquantizelinear) HOLO_K_OPERATOR(mmitofloat) HOLO_K_OPERATOR(dqmatmul)
+/* QLinearAdd / QLinearMul, the float path in one pass over int8 (qlinear-binary.c) */
+HOLO_K_OPERATOR(qlinearadd) HOLO_K_OPERATOR(qlinearmul)
 /* com.microsoft MatMulNBits' 4-bit weight to f32 (dequant-nbits.c) */
 HOLO_K_OPERATOR(dequantq4)
     /* The products' own layouts of a constant weight (backend.h holo_pack_call). */
@@ -33,6 +38,8 @@ holo_status holo_k_convinteger_pack(holo_pack_call *p);
 holo_status holo_k_matmulinteger_pack(holo_pack_call *p);
 holo_status holo_k_qlinearconv_pack(holo_pack_call *p);
 holo_status holo_k_qlinearmatmul_pack(holo_pack_call *p);
+holo_status holo_k_mmitofloat_pack(holo_pack_call *p);
+holo_status holo_k_dqmatmul_pack(holo_pack_call *p);
 /* broadcasting arithmetic (binary.c) */
 HOLO_K_OPERATOR(add)
 HOLO_K_OPERATOR(sub)

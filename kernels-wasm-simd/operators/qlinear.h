@@ -9,6 +9,9 @@
 #ifndef HOLOGRAM_KERNELS_QLINEAR_H
 #define HOLOGRAM_KERNELS_QLINEAR_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "hologram/backend.h"
 #include "microkernels/requant.h"
 
@@ -32,5 +35,13 @@ holo_status holo_k_q_multipliers(holo_kernel_call *c, const char *op, uint32_t x
 static inline uint32_t holo_k_q_out_dtype(const holo_kernel_call *c, uint32_t yzp, uint32_t dflt) {
   return yzp < c->n_inputs && c->inputs[yzp].dtype ? c->inputs[yzp].dtype : dflt;
 }
+
+/* QuantizeLinear's per-tensor steps: y = sat(rne(x / s) + zp), NaN -> 0,
+ * into u8 (u8) or i8 bytes (qlinear-quant.c). */
+void holo_k_q_quantize(const float *x, size_t n, float s, int32_t zp, bool u8, uint8_t *y);
+/* DynamicQuantizeLinear over x[0..n) (qlinear-quant.c): its scale and zero
+ * point (-1: NaN, every q is then 0), and the whole op into y / scale / zp. */
+void holo_k_dql_params(const float *x, size_t n, float *scale, int32_t *zp);
+void holo_k_dql(const float *x, size_t n, uint8_t *y, float *scale, uint8_t *zp);
 
 #endif

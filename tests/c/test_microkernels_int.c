@@ -9,7 +9,12 @@
  * product is the double product of two floats rounded once, then rint --
  * with ties (multipliers 0.5, 0.25, 1.5), saturation both ways, u8 and i8,
  * per-output and shared multipliers, every length to 2 * 4 + 3; in the
- * SIMD builds the simd128 variant must give the scalar's bytes. */
+ * SIMD builds the simd128 variant must give the scalar's bytes. The
+ * depthwise kernels (idwconv2d.h): the padded plane then every output row,
+ * scalar and (SIMD builds) simd128, against the direct window walk over X
+ * with zero-point differences and padding 0, over strides 1 / 2 (and 3,
+ * scalar) both ways, dilations 1 / 2, pads 0 .. 2, widths around the
+ * 8-lane step, u8 and i8, extreme zero points, a guard after every row. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,9 +26,11 @@
 
 #include <cmocka.h>
 
+#include "microkernels/idwconv2d.h"
 #include "microkernels/igemm.h"
 #include "microkernels/im2col.h"
 #include "microkernels/requant.h"
+#include "microkernels/vquantize.h"
 
 #define GUARD 0x5a5a5a5a
 
@@ -210,11 +217,179 @@ static void test_requant_simd128(void **st) {
 #endif
 }
 
+typedef void (*idw_fn)(const holo_k_win2d *, const int16_t *, size_t, const int16_t *, int32_t *, int64_t);
+
+/* One depthwise geometry: the plane + idw row kernel vs the direct sums. */
+static void idw_check(idw_fn fn, const char *name, const holo_k_win2d *w0, bool u8, int32_t zx, int32_t zw) {
+  holo_k_win2d w = *w0;
+  int64_t H = w.in[0], W = w.in[1];
+  for (int a = 0; a < 2; a++)
+    w.out[a] = (w.in[a] + w.pad_begin[a] + w.pad_end[a] - (w.k[a] - 1) * w.dil[a] - 1) / w.stride[a] + 1;
+  if (w.out[0] < 1 || w.out[1] < 1) return;
+  size_t OW = (size_t)w.out[1], K = (size_t)(w.k[0] * w.k[1]), Hp, Wp;
+  holo_idwconv2d_plane_geom(&w, &Hp, &Wp);
+  uint8_t *x = malloc((size_t)(H * W)), wr[64];
+  int16_t *xp = malloc(Hp * Wp * sizeof(int16_t)), wt[64];
+  int32_t *y = malloc((OW + 4) * sizeof(int32_t));
+  fill(x, (size_t)(H * W));
+  fill(wr, K);
+  for (size_t t = 0; t < K; t++)
+    wt[t] = (int16_t)(at(wr, u8, t) - zw);
+  holo_ukernel_idwpad_i8__scalar(xp, x, u8, zx, &w);
+  for (int64_t oh = 0; oh < w.out[0]; oh++) {
+    for (size_t j = 0; j < OW + 4; j++)
+      y[j] = GUARD;
+    fn(&w, xp, Wp, wt, y, oh);
+    for (size_t ow = 0; ow < OW + 4; ow++) {
+      int32_t want = GUARD;
+      if (ow < OW) {
+        want = 0;
+        for (int64_t kh = 0; kh < w.k[0]; kh++)
+          for (int64_t kw = 0; kw < w.k[1]; kw++) {
+            int64_t ih = oh * w.stride[0] - w.pad_begin[0] + kh * w.dil[0];
+            int64_t iw = (int64_t)ow * w.stride[1] - w.pad_begin[1] + kw * w.dil[1];
+            if (ih >= 0 && ih < H && iw >= 0 && iw < W)
+              want += (at(x, u8, (size_t)(ih * W + iw)) - zx) * wt[kh * w.k[1] + kw];
+          }
+      }
+      if (y[ow] != want)
+        fail_msg("%s in %lldx%lld k %lldx%lld s %lld,%lld d %lld,%lld pads %lld,%lld,%lld,%lld (%lld,%zu): "
+                 "%d vs %d",
+                 name, (long long)H, (long long)W, (long long)w.k[0], (long long)w.k[1],
+                 (long long)w.stride[0], (long long)w.stride[1], (long long)w.dil[0], (long long)w.dil[1],
+                 (long long)w.pad_begin[0], (long long)w.pad_begin[1], (long long)w.pad_end[0],
+                 (long long)w.pad_end[1], (long long)oh, ow, y[ow], want);
+    }
+  }
+  free(x), free(xp), free(y);
+}
+
+static void idw_sweep(idw_fn fn, const char *name, int64_t smax) {
+  static const int64_t Hs[] = {1, 4, 7}, Ws[] = {1, 3, 7, 8, 9, 16, 17, 23};
+  static const int64_t ks[][2] = {{1, 1}, {3, 3}, {2, 3}, {5, 5}, {3, 1}};
+  static const int32_t zs[][2] = {{0, 0}, {255, 0}, {128, 127}, {-128, 127}, {3, -5}};
+  size_t n = 0;
+  for (size_t h = 0; h < sizeof Hs / sizeof Hs[0]; h++)
+    for (size_t wi = 0; wi < sizeof Ws / sizeof Ws[0]; wi++)
+      for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++)
+        for (int64_t s0 = 1; s0 <= 2; s0++)
+          for (int64_t s1 = 1; s1 <= smax; s1++)
+            for (int64_t d = 1; d <= 2; d++)
+              for (int64_t pad = 0; pad < 4; pad++, n++) {
+                bool u8 = n & 1;
+                const int32_t *z = zs[n % 5];
+                /* pads: none, 1 all round, 2 before, asymmetric */
+                int64_t pt = pad == 1   ? 1
+                             : pad == 2 ? 2
+                             : pad == 3 ? 0
+                                        : 0,
+                        pl = pad == 1   ? 1
+                             : pad == 2 ? 2
+                             : pad == 3 ? 1
+                                        : 0,
+                        pb = pad == 1   ? 1
+                             : pad == 3 ? 2
+                                        : 0,
+                        pr = pad == 1   ? 1
+                             : pad == 3 ? 0
+                                        : 0;
+                holo_k_win2d w = {{Hs[h], Ws[wi]}, {ks[k][0], ks[k][1]},
+                                  {s0, s1},        {d, (d == 2 && (n & 2)) ? 1 : d},
+                                  {pt, pl},        {pb, pr},
+                                  {0, 0}};
+                int32_t zx = u8 ? (z[0] < 0 ? 0 : z[0]) : (z[0] > 127 ? 127 : z[0]);
+                int32_t zw = u8 ? (z[1] < 0 ? 0 : z[1]) : z[1];
+                idw_check(fn, name, &w, u8, zx, zw);
+              }
+}
+
+static void test_idwconv2d_scalar(void **st) {
+  (void)st;
+  idw_sweep(holo_ukernel_idwconv2d_i16_row__scalar, "idwconv2d scalar", 3);
+}
+
+static void test_idwconv2d_simd128(void **st) {
+  (void)st;
+#ifdef __wasm_simd128__
+  idw_sweep(holo_ukernel_idwconv2d_i16_row__simd128, "idwconv2d simd128", 2);
+#else
+  skip();
+#endif
+}
+
+/* The extreme sums of a tap: 255 * 255 and -255 * 255 summed over a 5x5
+ * window on every variant (u8 x, zx 0 / 255 with i8-range weights). */
+static void test_idwconv2d_extreme(void **st) {
+  (void)st;
+  holo_k_win2d w = {{5, 13}, {5, 5}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 9}};
+  size_t Hp, Wp;
+  holo_idwconv2d_plane_geom(&w, &Hp, &Wp);
+  uint8_t x[5 * 13];
+  int16_t *xp = malloc(Hp * Wp * sizeof(int16_t)), wt[25];
+  int32_t y[9];
+  for (int v = 0; v < 2; v++) {
+    memset(x, v ? 0 : 255, sizeof x);
+    holo_ukernel_idwpad_i8__scalar(xp, x, true, v ? 255 : 0, &w);
+    for (size_t t = 0; t < 25; t++)
+      wt[t] = (int16_t)(t & 1 ? -255 : 255);
+    holo_idwconv2d_i16_row(&w, xp, Wp, wt, y, 0);
+    for (size_t j = 0; j < 9; j++)
+      assert_int_equal(y[j], (v ? -1 : 1) * 65025);
+  }
+  free(xp);
+}
+
+/* QuantizeLinear's pass (vquantize.h): the scalar reference against a few
+ * worked values, and in the SIMD builds the simd128 variant against the
+ * scalar over NaN, infinities, ties, saturation both ways, signed zeros,
+ * subnormals, every length to 40 (the 16-step and its tail), u8 and i8. */
+static void test_vquantize(void **st) {
+  (void)st;
+  const float x0[8] = {2.5f, 3.5f, -2.5f, 1e9f, -1e9f, NAN, 0.49999997f, -0.0f};
+  uint8_t y0[8];
+  holo_ukernel_vquantize_f32_q8__scalar(x0, 8, 1.0f, 10, true, y0);
+  const uint8_t want[8] = {12, 14, 8, 255, 0, 0, 10, 10};
+  for (size_t i = 0; i < 8; i++)
+    assert_int_equal(y0[i], want[i]);
+#ifdef __wasm_simd128__
+  float x[40];
+  uint8_t a[40], b[40];
+  static const float scales[] = {1.0f, 0.5f, 0.1f, 3e-3f, 7.0f, 0.0f, 1e-40f};
+  static const int32_t zps[] = {0, 128, 255, -128, 127, 3};
+  for (size_t t = 0; t < 200; t++) {
+    for (size_t i = 0; i < 40; i++) {
+      uint8_t r = next8();
+      x[i] = r < 20   ? NAN
+             : r < 30 ? INFINITY
+             : r < 40 ? -INFINITY
+             : r < 60 ? (float)((int)next8() - 128) + 0.5f
+             : r < 70 ? -0.0f
+             : r < 80 ? 1e-42f
+                      : ((float)next8() - 128.0f) * 1.37f + (float)next8() / 256.0f;
+    }
+    float s = scales[t % 7];
+    bool u8 = t & 1;
+    int32_t zp = zps[t % 6];
+    if (u8 && zp < 0) zp = 0;
+    if (!u8 && zp > 127) zp = 127;
+    for (size_t n = 0; n <= 40; n += 1 + (t & 3)) {
+      memset(a, 0xa5, sizeof a);
+      memset(b, 0xa5, sizeof b);
+      holo_ukernel_vquantize_f32_q8__scalar(x, n, s, zp, u8, a);
+      holo_ukernel_vquantize_f32_q8__simd128(x, n, s, zp, u8, b);
+      if (memcmp(a, b, sizeof a)) fail_msg("vquantize simd128 n=%zu s=%g zp=%d u8=%d", n, (double)s, zp, u8);
+    }
+  }
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_igemm_scalar),    cmocka_unit_test(test_igemm_simd128),
       cmocka_unit_test(test_igemm_extreme_k), cmocka_unit_test(test_iim2col),
       cmocka_unit_test(test_requant_scalar),  cmocka_unit_test(test_requant_simd128),
+      cmocka_unit_test(test_idwconv2d_scalar), cmocka_unit_test(test_idwconv2d_simd128),
+      cmocka_unit_test(test_idwconv2d_extreme), cmocka_unit_test(test_vquantize),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,6 +83,12 @@ test('ConvInteger: u8/i8, scalar zero points, windows, groups, 1-D, several chun
     { tx: U8, tw: U8, xs: [1, 4, 8, 8], ws: [4, 4, 2, 2], zx: 250, attrs: { auto_pad: 'SAME_LOWER' } },
     { tx: U8, tw: U8, xs: [2, 3, 17], ws: [4, 3, 5], zx: 9, zw: 200, wconst: true, attrs: { pads: [2, 1], strides: [2] } },
     { tx: U8, tw: U8, xs: [1, 16, 20, 20], ws: [33, 16, 1, 1], zx: 128, zw: 127, wconst: true, attrs: {} },
+    // depthwise (group == C == M: the padded-plane kernels, idwconv2d.h)
+    { tx: U8, tw: I8, xs: [2, 5, 9, 11], ws: [5, 1, 3, 3], zx: 130, zw: -7, wconst: true, attrs: { group: 5, pads: [1, 1, 1, 1] } },
+    { tx: I8, tw: U8, xs: [1, 3, 13, 21], ws: [3, 1, 3, 3], zx: -9, zw: 200, attrs: { group: 3, strides: [2, 2], pads: [0, 1, 2, 1] } },
+    { tx: U8, tw: U8, xs: [1, 4, 10, 17], ws: [4, 1, 3, 2], zx: 1, attrs: { group: 4, strides: [1, 3], dilations: [2, 2], pads: [2, 0, 1, 3] } },
+    { tx: U8, tw: U8, xs: [1, 6, 7, 37], ws: [6, 1, 5, 5], zx: 255, zw: 0, wconst: true, attrs: { group: 6, auto_pad: 'SAME_UPPER', strides: [2, 2] } },
+    { tx: I8, tw: I8, xs: [2, 4, 19], ws: [4, 1, 3], attrs: { group: 4, pads: [1, 1], dilations: [2] } },
   ];
   for (const c of cases) {
     seed = 11 + cases.indexOf(c); // the twin re-draws W from the same seed
@@ -99,28 +105,35 @@ test('ConvInteger: u8/i8, scalar zero points, windows, groups, 1-D, several chun
   }
 });
 
-test('ConvInteger: a w_zero_point per output channel, against the direct formula', () => {
-  const c = { tx: U8, tw: I8, xs: [1, 4, 6, 5], ws: [6, 2, 3, 3], zx: 77, zw: [-3, 0, 5, 127, -128, 1], wconst: true, attrs: { group: 2, pads: [1, 0, 1, 2] } };
-  const { bytes, feeds, w } = model(c);
-  const x = feeds.x[1], [, C, H, W] = c.xs, [M, Cg, kH, kW] = c.ws, Mg = M / 2;
-  const OH = H + 2 - kH + 1, OW = W + 2 - kW + 1, want = [];
-  for (let m = 0; m < M; m++)
-    for (let oh = 0; oh < OH; oh++)
-      for (let ow = 0; ow < OW; ow++) {
-        let s = 0;
-        for (let ci = 0; ci < Cg; ci++)
-          for (let kh = 0; kh < kH; kh++)
-            for (let kw = 0; kw < kW; kw++) {
-              const ih = oh - 1 + kh, iw = ow + kw, ch = Math.floor(m / Mg) * Cg + ci;
-              const xv = ih >= 0 && ih < H && iw >= 0 && iw < W ? x[(ch * H + ih) * W + iw] - c.zx : 0;
-              s += xv * (w[((m * Cg + ci) * kH + kh) * kW + kw] - c.zw[m]);
-            }
-        want.push(s);
-      }
-  const got = runHolo(bytes, feeds);
-  assert.equal([...got.shape], [1, M, OH, OW]);
-  assert.equal([...got.data], want);
-  assert.ok(C === 4);
+test('ConvInteger: a w_zero_point per output channel, against the direct formula (grouped and depthwise)', () => {
+  const cases = [
+    { tx: U8, tw: I8, xs: [1, 4, 6, 5], ws: [6, 2, 3, 3], zx: 77, zw: [-3, 0, 5, 127, -128, 1], wconst: true, attrs: { group: 2, pads: [1, 0, 1, 2] } },
+    { tx: U8, tw: I8, xs: [2, 6, 9, 13], ws: [6, 1, 3, 3], zx: 200, zw: [-3, 0, 5, 127, -128, 1], wconst: true, attrs: { group: 6, pads: [1, 0, 1, 2] } },
+    { tx: I8, tw: U8, xs: [1, 5, 8, 11], ws: [5, 1, 3, 3], zx: -100, zw: [0, 255, 128, 1, 9], attrs: { group: 5, pads: [1, 0, 1, 2], strides: [2, 2] } },
+  ];
+  for (const c of cases) {
+    const { bytes, feeds, w } = model(c);
+    const x = feeds.x[1], [N, C, H, W] = c.xs, [M, Cg, kH, kW] = c.ws, G = c.attrs.group, Mg = M / G;
+    const s = c.attrs.strides ?? [1, 1];
+    const OH = Math.floor((H + 2 - kH) / s[0]) + 1, OW = Math.floor((W + 2 - kW) / s[1]) + 1, want = [];
+    for (let n = 0; n < N; n++)
+      for (let m = 0; m < M; m++)
+        for (let oh = 0; oh < OH; oh++)
+          for (let ow = 0; ow < OW; ow++) {
+            let sum = 0;
+            for (let ci = 0; ci < Cg; ci++)
+              for (let kh = 0; kh < kH; kh++)
+                for (let kw = 0; kw < kW; kw++) {
+                  const ih = oh * s[0] - 1 + kh, iw = ow * s[1] + kw, ch = Math.floor(m / Mg) * Cg + ci;
+                  const xv = ih >= 0 && ih < H && iw >= 0 && iw < W ? x[((n * C + ch) * H + ih) * W + iw] - c.zx : 0;
+                  sum += xv * (w[((m * Cg + ci) * kH + kh) * kW + kw] - c.zw[m]);
+                }
+            want.push(sum);
+          }
+    const got = runHolo(bytes, feeds);
+    assert.equal([...got.shape], [N, M, OH, OW], JSON.stringify(c));
+    assert.equal([...got.data], want, JSON.stringify(c));
+  }
 });
 
 test('ConvInteger: refusals name the op', () => {

@@ -131,6 +131,11 @@ test('QLinearConv: u8/i8, per-channel w, bias, windows, groups, 1-D: exact vs on
     { tx: U8, tw: U8, ty: U8, xs: [2, 3, 17], ws: [4, 3, 5], wconst: true, bias: true, attrs: { pads: [2, 1], strides: [2] } },
     { tx: U8, tw: I8, ty: U8, xs: [1, 16, 20, 20], ws: [33, 16, 1, 1], per: true, wconst: true, bias: true, ysc: 0.1, attrs: {} },
     { tx: I8, tw: U8, ty: I8, xs: [1, 8, 6, 6], ws: [8, 1, 3, 3], per: true, wconst: true, attrs: { group: 8, pads: [1, 1, 1, 1] } },
+    // depthwise (the padded-plane kernels, idwconv2d.h): strides 1 / 2 / 3, dilations, odd widths
+    { tx: U8, tw: I8, ty: U8, xs: [1, 16, 14, 15], ws: [16, 1, 3, 3], per: true, wconst: true, bias: true, attrs: { group: 16, pads: [1, 1, 1, 1] } },
+    { tx: U8, tw: U8, ty: U8, xs: [2, 7, 13, 9], ws: [7, 1, 3, 3], wconst: true, bias: true, attrs: { group: 7, strides: [2, 2], pads: [1, 1, 1, 1] } },
+    { tx: I8, tw: I8, ty: I8, xs: [1, 5, 9, 23], ws: [5, 1, 3, 3], per: true, attrs: { group: 5, strides: [1, 2], dilations: [2, 1], pads: [2, 1, 2, 1] } },
+    { tx: U8, tw: I8, ty: U8, xs: [1, 3, 11, 19], ws: [3, 1, 2, 3], per: true, wconst: true, attrs: { group: 3, strides: [3, 3] } },
   ];
   let total = 0, sat = 0;
   for (const c of cases) {
@@ -149,11 +154,13 @@ test('QLinearConv: u8/i8, per-channel w, bias, windows, groups, 1-D: exact vs on
   assert.ok(sat > 0 && sat < total, `some outputs saturate (${sat}/${total})`);
 });
 
-test('determinism: the scalar core and 2 threads give the simd128 bytes (QLinearConv over several tasks, QLinearMatMul)', async () => {
+test('determinism: the scalar core and 2 threads give the simd128 bytes (QLinearConv over several tasks, grouped and depthwise, QLinearMatMul)', async () => {
   const scalar = await init(undefined, { variant: 'scalar' });
   const cs = [
     ['QLinearConv', { tx: U8, tw: I8, ty: U8, xs: [2, 8, 23, 19], ws: [12, 4, 3, 3], per: true, wconst: true, bias: true, attrs: { group: 2, pads: [1, 1, 1, 1] } }, 12],
     ['QLinearMatMul', { tx: I8, tw: U8, ty: I8, xs: [3, 37, 45], ws: [45, 29], per: true, wconst: true }, 29],
+    ['QLinearConv', { tx: U8, tw: I8, ty: U8, xs: [2, 24, 17, 29], ws: [24, 1, 3, 3], per: true, wconst: true, bias: true, attrs: { group: 24, pads: [1, 1, 1, 1] } }, 24],
+    ['QLinearConv', { tx: I8, tw: I8, ty: I8, xs: [1, 24, 17, 29], ws: [24, 1, 3, 3], per: true, wconst: true, attrs: { group: 24, strides: [2, 2], pads: [1, 1, 1, 1] } }, 24],
   ];
   for (const [op, c, per] of cs) {
     const p = draw(c, per);

@@ -19,6 +19,7 @@ import ort from 'onnxruntime-node';
 import { convert, backendHasOp } from '../../compiler/convert.js';
 import * as foldConstants from '../../compiler/rewrites/fold-constants.js';
 import { OPS } from '../../compiler/onnx-ops.js';
+import { MSFT_OPS } from '../../compiler/onnx-ops-msft.js';
 import { KernelFolder } from '../../compiler/fold-runtime.js';
 import { IR } from '../../compiler/ir.js';
 import { init } from '../../bindings-js/index.js';
@@ -80,7 +81,12 @@ function model(c, feed) {
   const outs = Array.from({ length: c.outs ?? 1 }, (_, k) => `y${k}`);
   b.node(c.op, names, outs, c.attrs ?? {});
   for (const o of outs) b.output(o, 1, null);
-  return b.bytes();
+  if (!c.domain) return b.bytes();
+  // a contrib op (compiler/onnx-ops-msft.js): its node in its domain, imported
+  const m = onnx.ModelProto.decode(b.bytes());
+  m.graph.node[0].domain = c.domain;
+  m.opsetImport.push({ domain: c.domain, version: 1 });
+  return onnx.ModelProto.encode(m).finish();
 }
 
 // A refusal in the runtime's words, wherever it surfaced: at convert (the
@@ -352,6 +358,23 @@ Object.assign(RUNTIME_CASES, {
   QLinearMatMul: () => [{ op: 'QLinearMatMul', ins: [t(D.u8, [3, 5]), t(F, [], [0.05]), t(D.u8, [], [3]), t(D.i8, [5, 4]), t(F, [4], [0.01, 0.5, 0.002, 0.03]), t(D.i8, [4], [-128, 0, 1, 127]), t(F, [], [0.25]), t(D.u8, [], [128])] }, { op: 'QLinearMatMul', ins: [t(D.i8, [2, 2, 3]), t(F, [], [0.5]), t(D.i8, [], [-1]), t(D.i8, [3, 2]), t(F, [], [0.25]), t(D.i8, [], [0]), t(F, [], [0.125]), t(D.i8, [], [5])] }],
   QLinearConv: () => [{ op: 'QLinearConv', ins: [t(D.u8, [1, 4, 5, 5]), t(F, [], [0.05]), t(D.u8, [], [128]), t(D.i8, [4, 2, 3, 3]), t(F, [4], [0.01, 0.5, 0.002, 0.03]), t(D.i8, [4], [-128, 0, 1, 127]), t(F, [], [0.25]), t(D.u8, [], [7]), t(D.i32, [4], [-1000, 0, 5, 100000])], attrs: { pads: [1, 1, 1, 1], group: 2, strides: [2, 1] } }, { op: 'QLinearConv', ins: [t(D.i8, [1, 3, 4, 4]), t(F, [], [0.5]), t(D.i8, [], [0]), t(D.u8, [2, 3, 2, 2]), t(F, [], [0.5]), t(D.u8, [], [9]), t(F, [], [0.5]), t(D.i8, [], [-3])], attrs: { dilations: [2, 2] } }],
   QuantizeLinear: () => [{ op: 'QuantizeLinear', ins: [t(F, [2, 5], [-1e9, -2.5, -0.5, 0.5, 1.5, 2.5, 40, 1e9, -0, 3.25]), t(F, [], [0.5]), t(D.u8, [], [3])] }, { op: 'QuantizeLinear', ins: [t(F, [4], [-70, -1.5, 0.5, 70]), t(F, [1], [0.5]), t(D.i8, [1], [-2])] }],
+  // com.microsoft's (qlinear-binary.c): ties (scales 0.5 / 0.25), saturation both ways, broadcast both ways,
+  // the fusion's relu; a zero C_scale is refused alike folded and fed
+  QLinearAdd: () => [
+    { op: 'QLinearAdd', domain: 'com.microsoft', ins: [t(D.u8, [2, 3, 5]), sc(F, 0.5), sc(D.u8, 128), t(D.u8, [3, 1]), sc(F, 0.25), sc(D.u8, 7), sc(F, 0.5), sc(D.u8, 100)] },
+    { op: 'QLinearAdd', domain: 'com.microsoft', ins: [t(D.i8, [1]), sc(F, 0.03), sc(D.i8, -128), t(D.i8, [4, 9]), sc(F, 2), sc(D.i8, 127), sc(F, 0.125), sc(D.i8, 0)], attrs: { holo_relu: 1 } },
+    { op: 'QLinearAdd', domain: 'com.microsoft', ins: [t(D.i8, [20]), sc(F, 0.5), sc(D.i8, 0), t(D.i8, [20]), sc(F, 0.5), sc(D.i8, 0), sc(F, 0), sc(D.i8, 0)] },
+  ],
+  QLinearMul: () => [
+    { op: 'QLinearMul', domain: 'com.microsoft', ins: [t(D.u8, [2, 18]), sc(F, 0.05), sc(D.u8, 3), t(D.u8, [2, 18]), sc(F, 0.5), sc(D.u8, 255), sc(F, 0.25), sc(D.u8, 128)] },
+    { op: 'QLinearMul', domain: 'com.microsoft', ins: [t(D.i8, [3, 7]), sc(F, 1e-3), sc(D.i8, 5), t(D.i8, [7]), sc(F, 40), sc(D.i8, -1), sc(F, 0.5), sc(D.i8, -3)], attrs: { holo_relu: 1 } },
+  ],
+  // Edge values on purpose: an all-zero input (scale 0), a range not straddling 0 (ORT widens it to 0), NaN-free ties.
+  DynamicQuantizeLinear: () => [
+    { op: 'DynamicQuantizeLinear', ins: [t(F, [2, 5], [-1.5, -0.5, 0, 0.25, 0.5, 1.5, 2.5, 3, 7.75, -2])], outs: 3 },
+    { op: 'DynamicQuantizeLinear', ins: [t(F, [4], [2, 3, 4.5, 6])], outs: 3 },
+    { op: 'DynamicQuantizeLinear', ins: [t(F, [3], [0, 0, 0])], outs: 3 },
+  ],
   DequantizeLinear: () => [{ op: 'DequantizeLinear', ins: [t(D.u8, [2, 3], [0, 1, 3, 128, 254, 255]), t(F, [], [0.05]), t(D.u8, [], [3])] }, { op: 'DequantizeLinear', ins: [t(D.i8, [4], [-128, -1, 0, 127]), t(F, [1], [0.25])] }],
   MatMul: () => [{ op: 'MatMul', ins: [fe([3, 5]), t(F, [5, 9], [0.5, -2, 1e-40, 3e38, 1])] }, { op: 'MatMul', ins: [fe([2, 0]), fe([0, 3])] }],
   Gemm: () => [{ op: 'Gemm', ins: [fe([4, 3]), t(F, [5, 3], [1, -1, 0.25]), t(F, [5], [0.5])], attrs: { transB: 1, alpha: 0.5 } }],
@@ -409,7 +432,8 @@ const xOf = (n) => ({ data: Float32Array.from({ length: n * 12 }, (_, i) => i - 
 
 test('the case tables cover every op the converter can fold', () => {
   assert.equal(Object.keys(SYMBOLIC_CASES).sort(), [...(foldConstants.JS_FOLDS ?? [])].sort(), 'one symbolic case list per JS fold (JS_FOLDS)');
-  const kernelOps = Object.keys(OPS).filter((op) => backendHasOp(rtScalar, op));
+  // the com.microsoft ops too (their QuantizeLinear / DequantizeLinear are the standard ones)
+  const kernelOps = [...new Set([...Object.keys(OPS), ...Object.keys(MSFT_OPS)])].filter((op) => backendHasOp(rtScalar, op));
   // Shape and Size: a fed graph declares the feed's shape, so they fold in JS
   // there too; their kernels run only over symbolic dims, where
   // tests/js/dynamic-shapes.test.mjs checks them against onnxruntime
