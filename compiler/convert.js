@@ -21,6 +21,11 @@
 //   graph (the runtime's constant cone computes them at load); JS still folds
 //   the symbolic shape arithmetic (rewrites/fold-constants.js).
 // checkBackend: default true (needs a runtime) — refuse ops the backend lacks.
+// halfRounding: where a float16 graph's values are rounded to float16 (they are
+//   computed in f32: rewrites/widen-half.js). Default 'onnxruntime': where
+//   onnxruntime's CPU provider rounds them (rewrites/f16-rounding-points.js,
+//   docs/decisions.md 77: a chain of f16 ops it has no f16 kernel for runs in
+//   f32); 'onnx': every f16 value, the ONNX rule.
 // onProgress(stage, done, total): called as the conversion advances; stages
 //   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
 // fuse: default true — the kernel-contract rewrites (docs/converter.md):
@@ -55,6 +60,7 @@ import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.j
 import { fuseLayerNorm } from './rewrites/fuse-layernorm.js';
 import { topoSort } from './toposort.js';
 import { widenHalf } from './rewrites/widen-half.js';
+import { ortHalfCasts } from './rewrites/f16-rounding-points.js';
 import { fuseQdq } from './rewrites/fuse-qdq.js';
 import { allNodes } from './control-graphs.js';
 import { emitNodes, emitGraphsOf, captureRename } from './emit-graphs.js';
@@ -241,6 +247,13 @@ function addGraphOutputs(ir, g) {
   }
 }
 
+/** Where float16 values round: onnxruntime's CPU provider's points (default) or every value ('onnx'). */
+function halfRounding(opts) {
+  const h = opts.halfRounding ?? 'onnxruntime';
+  if (h !== 'onnxruntime' && h !== 'onnx') throw new Error(`halfRounding: '${h}' is not 'onnxruntime' or 'onnx'`);
+  return h;
+}
+
 /** widen-half rewrites the top level only: a construct's graphs would keep their 16-bit values. */
 function refuseHalfConstructs(ir) {
   const ctl = ir.nodes.find((n) => n.graphs);
@@ -369,6 +382,7 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   progress('rewrites', 0, 1);
   // before the other rewrites: they and every kernel but Cast see f32 only
   refuseHalfConstructs(ir);
+  report.halfCasts = halfRounding(opts) === 'onnxruntime' ? ortHalfCasts(ir) : null;
   report.half = widenHalf(ir);
   rewrite(ir, opts, fold);
   const backendRt = checkBackend && runtimeRt ? runtimeRt : null;

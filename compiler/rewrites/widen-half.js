@@ -10,43 +10,26 @@
 //   WarmStore keeps it). A smaller one is widened here, exactly.
 // - a 16-bit graph input is cast to f32 once; a 16-bit graph output is cast
 //   from f32 once (Cast rounds to nearest even).
-// - every other 16-bit value is computed in f32 by the op that makes it, and
-//   rounded to 16 bits (Cast there and back) only where onnxruntime's CPU
-//   provider has it as 16 bits too: where it enters an op that onnxruntime
-//   runs natively in 16 bits, leaves one that does arithmetic in 16 bits, or
-//   is an explicit Cast to 16 bits read by another explicit Cast (see
-//   `rounds` below). Elsewhere onnxruntime computes the chain in f32 (it
-//   removes the Cast pairs it inserted around each op) and so does this.
+// - every other 16-bit value is computed in f32 by the op that makes it and
+//   rounded to 16 bits (Cast there and back): the ONNX rule, every 16-bit
+//   value is 16-bit. An op that only moves or selects 16-bit operands
+//   (EXACT_MOVE) makes 16-bit values already and is not rounded again.
+// Which values of a float16 graph are 16-bit is onnxruntime's choice by
+// default: rewrites/f16-rounding-points.js runs first and retypes to f32
+// the values onnxruntime computes in f32 (decision 77); with the convert
+// option `halfRounding: 'onnx'` it does not, and every one is rounded.
 import { DT } from '../ir.js';
 import { widenBytes, F16, BF16 } from '../half.js';
 
 export const HALF = new Set([F16, BF16]);
 export const JS_WIDEN_BYTES = 16 * 1024;
 
-// onnxruntime-node's CPU kernels that take float16 as it is (measured:
-// tests/js/convert-half.test.mjs "rounding points"). Data movement and
-// selection give 16-bit-exact outputs of 16-bit inputs; the arithmetic ones
-// round their outputs.
-const ORT_HALF_MOVE = new Set(['Concat', 'Slice', 'Reshape', 'Transpose', 'Split', 'Gather', 'Expand', 'Squeeze', 'Unsqueeze', 'Flatten', 'Identity', 'Max', 'Min', 'Clip']);
-const ORT_HALF_ARITH = new Set(['Add', 'Sub', 'Mul', 'Div']);
-const native = (n) => ORT_HALF_MOVE.has(n.op) || ORT_HALF_ARITH.has(n.op);
+// Ops whose 16-bit outputs are copies or selections of their 16-bit
+// operands: already 16-bit values, so not rounded again.
+const EXACT_MOVE = new Set(['Concat', 'Slice', 'Reshape', 'Transpose', 'Split', 'Gather', 'Expand', 'Squeeze', 'Unsqueeze', 'Flatten', 'Identity', 'Max', 'Min', 'Clip']);
 
 const int = (v) => ({ type: 'int', value: v });
 const castNode = (name, input, output, to, extra = {}) => ({ op: 'Cast', name, inputs: [input], outputs: [output], attrs: { to: int(to) }, ...extra });
-
-/**
- * Does the 16-bit value `o` (made by `prod`) hold 16-bit bits in
- * onnxruntime? Not when it passes only between ops that onnxruntime runs in
- * f32 by inserting Casts (it drops an inserted pair, or an inserted and an
- * explicit one); an explicit Cast read only by explicit Casts stays.
- */
-function rounds(prod, readers, isOutput) {
-  if (isOutput || native(prod)) return true;
-  if (readers.some(native) || readers.length === 0) return true;
-  // a Cast to anything but f32 reads the 16 bits (f16 -> int, f16 -> f64)
-  if (readers.some((r) => r.op === 'Cast' && r.attrs.to?.value !== DT.f32)) return true;
-  return prod.op === 'Cast' && readers.some((r) => r.op === 'Cast');
-}
 
 function readersOf(ir) {
   const m = new Map();
@@ -156,7 +139,7 @@ export function widenHalf(ir) {
       if (n.op === 'Cast') n.attrs.to = int(DT.f32);
       else if (!hadHalfIn) throw new Error(`unsupported op '${n.op}' (node '${n.name}'): it makes a ${dt === BF16 ? 'bfloat16' : 'float16'} value from no 16-bit operand; the converter runs 16-bit floats as f32 and cannot widen it`);
       const isOutput = outs.has(o), rd = readers.get(o) ?? [];
-      if (rounds(n, rd, isOutput) && !(ORT_HALF_MOVE.has(n.op) && !isOutput)) {
+      if (isOutput || !EXACT_MOVE.has(n.op)) {
         after.push(...roundOutput(ir, n, k, dt, isOutput, rd.length > 0, wasHalf));
         rounded++;
       } else v.dtype = DT.f32;
