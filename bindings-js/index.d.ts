@@ -395,9 +395,11 @@ export interface SamplerOptions {
    * Disallowed tokens are never drawn; an all-false mask is a STATE error. Refused by speculative decoding. */
   allowed?: (generated: number[]) => ArrayLike<number | boolean>;
   /** Constrain the generated text to a regex (matched in full; literals, escapes, `.`, classes, groups, `|`, `*` `+` `?`):
-   * token i stands for byte tokenBytes[i] (default: byte i, vocabularies of at most 256); eos is allowed only on a full match.
-   * Not together with allowed. */
-  regex?: string | { pattern: string; tokenBytes?: Uint8Array | string; eos?: number };
+   * token i stands for its bytes in `tokens` (a TokenDomain or the array it is made from: multi-byte tokens, which may
+   * cross atoms; a token of no bytes is never allowed), or for byte tokenBytes[i] (default: byte i, vocabularies of at
+   * most 256); a token is allowed only if some continuation of tokens can still complete the match; eos is allowed
+   * only on a full match. Not together with allowed. */
+  regex?: string | { pattern: string; tokens?: TokenDomain | Array<string | Uint8Array>; tokenBytes?: Uint8Array | string; eos?: number };
 }
 /** One token's log-probabilities: logprob under the distribution the sampler drew from (penalties, bias,
  * mask, temperature, top-k/top-p/min-p, renormalised; 0 for a greedy draw; -Infinity if it excluded the
@@ -494,4 +496,16 @@ export interface GenerateResult {
     prefillTokens?: number; prefillReused?: number; prefillComputed?: number;
   };
   speculative?: SpeculativeReport;
+}
+
+/** What each token of a vocabulary stands for as bytes (the string-tensor encoding: vocab + 1 offsets, then bytes). */
+export declare class TokenDomain {
+  /** One entry per token id: a string (UTF-8 encoded) or its bytes; "" is a special token (never a character). */
+  constructor(tokens: Array<string | Uint8Array>);
+  readonly offsets: Uint32Array;
+  readonly bytes: Uint8Array;
+  readonly vocab: number;
+  bytesOf(token: number): Uint8Array;
+  /** The UTF-8 text of a token sequence. */
+  decode(tokens: number[]): string;
 }

@@ -19,3 +19,4 @@ export { HologramError } from './src/errors.js';
 export { VARIANTS, THREADED_VARIANT, features } from './src/variants.js';
 export { init, load } from './src/init.js';
 export { Runtime } from './src/runtime.js';
+export { TokenDomain } from './src/token-domain.js';

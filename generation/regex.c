@@ -1,5 +1,6 @@
 /* A regex-subset constraint for ConstrainedSampler: atoms, groups,
- * alternation and * + ? quantifiers over a one-byte-per-token vocabulary.
+ * alternation and * + ? quantifiers over a token domain (a token is one
+ * byte, or a byte string: a multi-byte token steps the automaton per byte).
  * Compiled by Glushkov's construction while parsing (no tree: each
  * subexpression is summarised by its first/last position sets and whether it
  * matches empty), so the automaton state is the set of positions that may
@@ -155,35 +156,64 @@ static holo_status parse_alt(parser *ps, uint32_t depth, frag *out) {
   return HOLO_OK;
 }
 
-/* Live positions: accept, or a position the vocabulary can match that is
- * followed by a live position (a fixed point: groups make cycles). */
+/* A token's bytes; false for a token that is no character (none, invalid). */
+static bool token_span(const holo_regex *re, uint32_t t, const uint8_t **p, uint32_t *len) {
+  if (re->token_off) {
+    *p = re->token_bytes + re->token_off[t];
+    *len = re->token_off[t + 1] - re->token_off[t];
+    return *len != 0;
+  }
+  if (re->token_valid && !re->token_valid[t]) return false;
+  *p = re->token_bytes + t, *len = 1;
+  return true;
+}
+
+/* Positions set in s that match byte c, followed: the set after c (up to
+ * s's highest bit only). */
+static uint64_t step(const holo_regex *re, uint64_t s, uint8_t c) {
+  uint64_t t = 0;
+  s &= ~(1ull << re->n); /* accept has no follow: a byte past the end dies */
+  for (uint32_t p = 0; s; p++, s >>= 1)
+    if ((s & 1) && has_bit(re->set[p], c)) t |= re->follow[p];
+  return t;
+}
+
+/* The set after a token's bytes (0 as soon as it dies). */
+static uint64_t step_token(const holo_regex *re, uint64_t s, const uint8_t *b, uint32_t len) {
+  for (uint32_t i = 0; i < len && s; i++)
+    s = step(re, s, b[i]);
+  return s;
+}
+
+static bool is_eos(const holo_regex *re, uint32_t t) { return re->eos >= 0 && (int64_t)t == re->eos; }
+
+/* Live positions: accept, or a position from which some token leads to a
+ * set holding a live position. A step is a union over the set's positions,
+ * so "some token from {p} reaches a live set" is "some position of
+ * reach[p] (the union over tokens of the set after that token from {p}) is
+ * live": one pass over the vocabulary per position, then a fixed point over
+ * positions (groups make cycles). Exact for multi-byte tokens too. */
 static uint64_t live_set(const holo_regex *re) {
-  uint64_t can = 0;
-  for (uint32_t p = 0; p < re->n; p++)
-    for (uint32_t t = 0; t < re->vocab; t++)
-      if ((!re->token_valid || re->token_valid[t]) && (re->eos < 0 || (int64_t)t != re->eos) &&
-          has_bit(re->set[p], re->token_bytes[t])) {
-        can |= 1ull << p;
-        break;
-      }
+  uint64_t reach[HOLO_REGEX_MAX_ATOMS];
+  for (uint32_t p = 0; p < re->n; p++) {
+    reach[p] = 0;
+    for (uint32_t t = 0; t < re->vocab; t++) {
+      const uint8_t *b;
+      uint32_t len;
+      if (is_eos(re, t) || !token_span(re, t, &b, &len)) continue;
+      reach[p] |= step_token(re, 1ull << p, b, len);
+    }
+  }
   uint64_t live = 1ull << re->n, prev = 0;
   while (live != prev) {
     prev = live;
     for (uint32_t p = 0; p < re->n; p++)
-      if ((can >> p & 1) && (re->follow[p] & live)) live |= 1ull << p;
+      if (reach[p] & live) live |= 1ull << p;
   }
   return live;
 }
 
-holo_status holo_regex_compile(holo_regex *re, const char *pat, const uint8_t *token_bytes,
-                               const uint8_t *token_valid, uint32_t vocab, int64_t eos, holo_error *err) {
-  if (!re || !pat || !token_bytes || !vocab)
-    return holo_err(err, HOLO_ERR_ARG, "regex: NULL pattern or vocabulary");
-  holo_memset(re, 0, sizeof *re);
-  re->token_bytes = token_bytes;
-  re->token_valid = token_valid;
-  re->vocab = vocab;
-  re->eos = eos;
+static holo_status compile(holo_regex *re, const char *pat, holo_error *err) {
   parser ps = {re, pat, 0, err};
   frag root = {0, 0, false};
   holo_status st = parse_alt(&ps, 0, &root);
@@ -198,14 +228,42 @@ holo_status holo_regex_compile(holo_regex *re, const char *pat, const uint8_t *t
   return HOLO_OK;
 }
 
-static uint64_t start(const holo_regex *re) { return re->first; }
-
-static uint64_t step(const holo_regex *re, uint64_t s, uint8_t c) {
-  uint64_t t = 0;
-  for (uint32_t p = 0; p < re->n; p++)
-    if ((s >> p & 1) && has_bit(re->set[p], c)) t |= re->follow[p];
-  return t;
+holo_status holo_regex_compile(holo_regex *re, const char *pat, const uint8_t *token_bytes,
+                               const uint8_t *token_valid, uint32_t vocab, int64_t eos, holo_error *err) {
+  if (!re || !pat || !token_bytes || !vocab)
+    return holo_err(err, HOLO_ERR_ARG, "regex: NULL pattern or vocabulary");
+  holo_memset(re, 0, sizeof *re);
+  re->token_bytes = token_bytes;
+  re->token_valid = token_valid;
+  re->vocab = vocab;
+  re->eos = eos;
+  return compile(re, pat, err);
 }
+
+holo_status holo_token_domain_check(const holo_token_domain *dom, holo_error *err) {
+  if (!dom || !dom->vocab || !dom->off || !dom->bytes)
+    return holo_err(err, HOLO_ERR_ARG, "token domain: NULL table or empty vocabulary");
+  if (dom->off[0] != 0) return holo_err(err, HOLO_ERR_ARG, "token domain: offsets must start at 0");
+  for (uint32_t t = 0; t < dom->vocab; t++)
+    if (dom->off[t + 1] < dom->off[t])
+      return holo_err(err, HOLO_ERR_ARG, "token domain: offsets descend at token %u", t);
+  return HOLO_OK;
+}
+
+holo_status holo_regex_compile_domain(holo_regex *re, const char *pat, const holo_token_domain *dom,
+                                      int64_t eos, holo_error *err) {
+  if (!re || !pat) return holo_err(err, HOLO_ERR_ARG, "regex: NULL pattern");
+  holo_status st = holo_token_domain_check(dom, err);
+  if (st != HOLO_OK) return st;
+  holo_memset(re, 0, sizeof *re);
+  re->token_bytes = dom->bytes;
+  re->token_off = dom->off;
+  re->vocab = dom->vocab;
+  re->eos = eos;
+  return compile(re, pat, err);
+}
+
+static uint64_t start(const holo_regex *re) { return re->first; }
 
 bool holo_regex_match(const holo_regex *re, const uint8_t *text, size_t len) {
   uint64_t s = start(re);
@@ -220,25 +278,20 @@ holo_status holo_regex_mask(void *ctx, const uint32_t *gen, uint32_t n, uint8_t 
   /* Incremental when the history grew by exactly the tokens seen; else rebuilt. */
   if (n < re->done) re->done = 0, re->cur = start(re);
   if (re->done == 0) re->cur = start(re);
+  const uint8_t *b;
+  uint32_t len;
   for (; re->done < n; re->done++) {
     uint32_t t = gen[re->done];
-    if (t >= vocab || (re->token_valid && !re->token_valid[t]) || (re->eos >= 0 && (int64_t)t == re->eos)) {
+    if (t >= vocab || is_eos(re, t) || !token_span(re, t, &b, &len))
       re->cur = 0;
-      continue;
-    }
-    re->cur = step(re, re->cur, re->token_bytes[t]);
+    else
+      re->cur = step_token(re, re->cur, b, len);
   }
   for (uint32_t t = 0; t < vocab; t++) {
-    if (re->eos >= 0 && (int64_t)t == re->eos) {
+    if (is_eos(re, t))
       allowed[t] = (uint8_t)((re->cur >> re->n) & 1);
-      continue;
-    }
-    if (re->token_valid && !re->token_valid[t]) {
-      allowed[t] = 0;
-      continue;
-    }
-    uint64_t nx = step(re, re->cur, re->token_bytes[t]);
-    allowed[t] = (nx & re->live) != 0;
+    else
+      allowed[t] = token_span(re, t, &b, &len) && (step_token(re, re->cur, b, len) & re->live) != 0;
   }
   return HOLO_OK;
 }

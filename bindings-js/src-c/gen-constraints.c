@@ -4,6 +4,7 @@
  * callback's answer), and the log-probabilities of each draw, recorded by
  * the generator's observe hook (the logits inspector) for JS to read. */
 #include "gen-handle.h"
+#include "hologram/error.h"
 #include "hologram/mem.h"
 #include "module.h"
 
@@ -20,22 +21,32 @@ void wasm_gen_constraints_free(wasm_gen *x) {
   x->bias = 0, x->allowed = 0, x->re = 0, x->re_bytes = 0;
 }
 
-/* sampler.regex: compiles the NUL-terminated pattern over the token -> byte
- * table (vocab bytes, copied) and masks every draw by it (generation/
- * regex.c: matched in full; eos >= 0 is allowed only where the text so far
- * matches). The pattern is JS's scratch; refused: no constraint is set. */
-EXPORT(holo_wasm_gen_set_regex)
-int wasm_gen_set_regex(wasm_gen *x, const char *pattern, const uint8_t *token_bytes, int32_t eos, holo_error *err) {
+/* sampler.regex: compiles the NUL-terminated pattern over a token domain
+ * (off: vocab + 1 u32, then nbytes of token bytes, in JS's scratch; a
+ * one-byte-per-token table is the domain off[t] = t) copied into one owned
+ * table, and masks every draw by it (generation/regex.c: matched in full;
+ * eos >= 0 is allowed only where the text so far matches). off must end at
+ * nbytes (else ARG: the reads would leave the table); refused: no
+ * constraint is set. */
+EXPORT(holo_wasm_gen_set_regex_domain)
+int wasm_gen_set_regex_domain(wasm_gen *x, const char *pattern, const uint32_t *off, const uint8_t *bytes,
+                              uint32_t nbytes, int32_t eos, holo_error *err) {
   uint32_t V = x->g.vocab;
+  if (off[V] != nbytes)
+    return holo_err(err, HOLO_ERR_ARG, "sampler.regex: the token table's offsets end at %u, not %u", off[V],
+                    nbytes);
+  size_t ob = ((size_t)V + 1) * 4;
   holo_regex *re = wasm_alloc(sizeof *re, 16);
-  uint8_t *tb = wasm_alloc(V, 16);
+  uint8_t *tb = wasm_alloc(ob + nbytes + 1, 16);
   if (!re || !tb) {
     if (re) wasm_free(re);
     if (tb) wasm_free(tb);
-    return wasm_set_error(err, HOLO_ERR_MEMORY, "sampler.regex: out of memory");
+    return wasm_set_error(err, HOLO_ERR_MEMORY, "sampler.regex: out of memory for the token table");
   }
-  holo_memcpy(tb, token_bytes, V);
-  holo_status st = holo_regex_compile(re, pattern, tb, 0, V, eos, err);
+  holo_memcpy(tb, off, ob);
+  holo_memcpy(tb + ob, bytes, nbytes);
+  holo_token_domain dom = {V, (const uint32_t *)(void *)tb, tb + ob};
+  holo_status st = holo_regex_compile_domain(re, pattern, &dom, eos, err);
   if (st) {
     wasm_free(re);
     wasm_free(tb);

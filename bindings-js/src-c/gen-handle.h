@@ -18,7 +18,7 @@ typedef struct wasm_gen {
   bool lp_on;           /* the observe hook records log-probabilities */
   wasm_gen_logprobs lp; /* of the last draw */
   holo_regex *re;       /* owned: the sampler.regex constraint; NULL: none */
-  uint8_t *re_bytes;    /* owned: its token -> byte table (vocab) */
+  uint8_t *re_bytes;    /* owned: its token table (vocab bytes, or a domain's offsets then bytes) */
 } wasm_gen;
 
 /* Zeroes the fields past g and smp (their inits zero those). */

@@ -3,6 +3,7 @@
 // allowed-token mask each draw asks sampler.allowed(generated) for, and the
 // log-probabilities of each draw as the C inspector recorded them.
 import { HologramError } from './errors.js';
+import { TokenDomain } from './token-domain.js';
 import { isToken } from './args.js';
 import { Struct } from './layout.js';
 
@@ -54,7 +55,6 @@ export function drawHooks(rt, err, g, sm, topK) {
   const regex = sm.regex ?? null;
   if (regex !== null) {
     if (allowed) throw new HologramError('ARG', 'sampler.regex and sampler.allowed: give one of them (each is the whole mask)');
-    need('holo_wasm_gen_set_regex');
     setRegex(rt, err, g, V, regex);
   }
   let maskPtr = 0, lpPtr = 0;
@@ -76,31 +76,60 @@ export function drawHooks(rt, err, g, sm, topK) {
   };
 }
 
-// sampler.regex: a pattern string, or { pattern, tokenBytes, eos }: token i
-// stands for byte tokenBytes[i] (a Uint8Array or a string of one-byte
-// characters, vocab long; default token i = byte i, for a vocabulary of at
-// most 256), eos a token allowed only where the text matches in full.
+// sampler.regex: a pattern string, or { pattern, tokens | tokenBytes, eos }:
+// tokens a TokenDomain (or the array it is made from: token i stands for its
+// bytes, several per token); or token i stands for byte tokenBytes[i] (a
+// Uint8Array or a string of one-byte characters, vocab long; default token
+// i = byte i, for a vocabulary of at most 256); eos a token allowed only
+// where the text matches in full.
 function setRegex(rt, err, g, V, regex) {
   const spec = typeof regex === 'string' ? { pattern: regex } : regex;
-  if (!spec || typeof spec !== 'object' || typeof spec.pattern !== 'string') throw new HologramError('ARG', 'sampler.regex must be a pattern string or { pattern, tokenBytes?, eos? }');
-  let tb = spec.tokenBytes;
-  if (tb === undefined || tb === null) {
-    if (V > 256) throw new HologramError('ARG', `sampler.regex: a vocabulary of ${V} tokens needs regex.tokenBytes (token -> byte)`);
-    tb = Uint8Array.from({ length: V }, (_, i) => i);
-  } else if (typeof tb === 'string') {
-    if ([...tb].some((c) => c.charCodeAt(0) > 255)) throw new HologramError('ARG', 'sampler.regex: tokenBytes characters must be single bytes');
-    tb = Uint8Array.from(tb, (c) => c.charCodeAt(0));
-  }
-  if (!(tb instanceof Uint8Array) || tb.length !== V) throw new HologramError('ARG', `sampler.regex: tokenBytes must hold ${V} bytes (one per token), got ${tb?.length}`);
+  if (!spec || typeof spec !== 'object' || typeof spec.pattern !== 'string') throw new HologramError('ARG', 'sampler.regex must be a pattern string or { pattern, tokens?, tokenBytes?, eos? }');
   const eos = spec.eos ?? -1;
   if (!Number.isInteger(eos) || eos < -1 || eos >= V) throw new HologramError('ARG', `sampler.regex: eos must be a token below ${V} (or -1)`);
   const pat = new TextEncoder().encode(spec.pattern);
   if (pat.includes(0)) throw new HologramError('ARG', 'sampler.regex: the pattern contains a NUL byte');
-  const p = rt.alloc(pat.length + 1 + V);
+  if (spec.tokens !== undefined && spec.tokens !== null) {
+    if (spec.tokenBytes !== undefined && spec.tokenBytes !== null) throw new HologramError('ARG', 'sampler.regex: give tokens or tokenBytes, not both');
+    const dom = spec.tokens instanceof TokenDomain ? spec.tokens : new TokenDomain(spec.tokens);
+    if (dom.vocab !== V) throw new HologramError('ARG', `sampler.regex: the token domain has ${dom.vocab} tokens, the model ${V}`);
+    return setDomain(rt, err, g, pat, dom.offsets, dom.bytes, eos);
+  }
+  // one byte per token: the domain whose token t is bytes [t, t + 1)
+  return setDomain(rt, err, g, pat, Uint32Array.from({ length: V + 1 }, (_, i) => i), tokenBytes(spec.tokenBytes, V), eos);
+}
+
+function setDomain(rt, err, g, pat, offsets, bytes, eos) {
+  return callSet(rt, err, [pat, new Uint8Array([0])], [new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength), bytes], (p, q) => rt.x.holo_wasm_gen_set_regex_domain(g, p, q[0], q[1], bytes.length, eos, err), 'holo_wasm_gen_set_regex_domain');
+}
+
+function tokenBytes(tb, V) {
+  if (tb === undefined || tb === null) {
+    if (V > 256) throw new HologramError('ARG', `sampler.regex: a vocabulary of ${V} tokens needs regex.tokens (a TokenDomain) or regex.tokenBytes (token -> byte)`);
+    return Uint8Array.from({ length: V }, (_, i) => i);
+  }
+  if (typeof tb === 'string') {
+    if ([...tb].some((c) => c.charCodeAt(0) > 255)) throw new HologramError('ARG', 'sampler.regex: tokenBytes characters must be single bytes (multi-byte tokens: regex.tokens)');
+    tb = Uint8Array.from(tb, (c) => c.charCodeAt(0));
+  }
+  if (!(tb instanceof Uint8Array) || tb.length !== V) throw new HologramError('ARG', `sampler.regex: tokenBytes must hold ${V} bytes (one per token), got ${tb?.length}`);
+  return tb;
+}
+
+// Copies the pattern (NUL-terminated) and the tables into one scratch
+// block (tables 4-aligned), calls set(patternPtr, tablePtrs), frees it.
+function callSet(rt, err, head, tables, set, name) {
+  if (typeof rt.x[name] !== 'function') throw new HologramError('UNSUPPORTED', `${name} is not in this core module (rebuild)`);
+  const hl = head.reduce((a, b) => a + b.length, 0);
+  let o = (hl + 3) & ~3;
+  const at = tables.map((t) => { const a = o; o = (o + t.length + 3) & ~3; return a; });
+  const p = rt.alloc(Math.max(o, 1));
   try {
-    const m = new Uint8Array(rt.mem, p, pat.length + 1 + V);
-    m.set(pat); m[pat.length] = 0; m.set(tb, pat.length + 1);
-    const st = rt.x.holo_wasm_gen_set_regex(g, p, p + pat.length + 1, eos, err);
+    const m = new Uint8Array(rt.mem, p, o);
+    let h = 0;
+    for (const b of head) { m.set(b, h); h += b.length; }
+    tables.forEach((t, i) => m.set(t, at[i]));
+    const st = set(p, at.map((a) => p + a));
     if (st !== 0) throw rt.error(err, st);
   } finally { if (!rt.poisoned) rt.x.holo_free(p); }
 }

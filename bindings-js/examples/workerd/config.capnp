@@ -22,6 +22,7 @@ const holoWorker :Workerd.Worker = (
     (name = "src/generate.js", esModule = embed "src/generate.js"),
     (name = "src/generator.js", esModule = embed "src/generator.js"),
     (name = "src/generator-draws.js", esModule = embed "src/generator-draws.js"),
+    (name = "src/token-domain.js", esModule = embed "src/token-domain.js"),
     (name = "src/sequences.js", esModule = embed "src/sequences.js"),
     (name = "src/source.js", esModule = embed "src/source.js"),
     (name = "src/handle.js", esModule = embed "src/handle.js"),

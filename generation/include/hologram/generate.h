@@ -89,10 +89,10 @@ typedef struct holo_sampler {
   double last_mass;
   bool last_valid;
   holo_allocator a;
-  float *work;      /* vocab */
-  uint32_t *idx;    /* vocab */
-  uint32_t *cnt;    /* vocab */
-  uint8_t *allowed; /* vocab */
+  float *work;        /* vocab */
+  uint32_t *idx;      /* vocab */
+  uint32_t *cnt;      /* vocab */
+  uint8_t *allowed;   /* vocab */
   uint32_t *sort_tmp; /* 2 * vocab: the radix sort's keys and second index buffer */
 } holo_sampler;
 
@@ -118,8 +118,9 @@ holo_status holo_sampler_sample(holo_sampler *s, const float *logits, const uint
  * temperature, top-k/top-p/min-p, renormalised; zero outside the kept set;
  * one-hot at the argmax when greedy) into probs[0..vocab). Draws nothing:
  * the RNG and Mirostat's state are untouched. */
-holo_status holo_sampler_probs(holo_sampler *s, const float *logits, const uint32_t *history, uint32_t n_history,
-                               const uint32_t *generated, uint32_t n_generated, float *probs, holo_error *err);
+holo_status holo_sampler_probs(holo_sampler *s, const float *logits, const uint32_t *history,
+                               uint32_t n_history, const uint32_t *generated, uint32_t n_generated,
+                               float *probs, holo_error *err);
 /* Log-probabilities of the last draw (docs/generation.md, "Log-probabilities").
  * logprob: ln p under the distribution the token was drawn from (penalties,
  * bias, mask, temperature, top-k/top-p/min-p, renormalised; 0 for a
@@ -146,29 +147,47 @@ uint32_t holo_argmax(const float *logits, uint32_t vocab, const uint8_t *allowed
 
 #define HOLO_REGEX_MAX_ATOMS 63
 
-/* A regex subset over a one-byte-per-token vocabulary: atoms (a literal,
- * an escape \x, `.`, a class [a-z _] or [^...]), groups ( ), alternation |,
- * and `*`, `+`, `?` on an atom or a group (nesting depth <= 16). Matched in
- * full: the end token (eos, if any) is allowed only in an accepting state.
- * Simulated as a Glushkov position set (a DFA built lazily: one 64-bit state
- * per prefix; bit n = accept). */
+/* A token domain: token t stands for the bytes bytes[off[t] .. off[t+1])
+ * (off: vocab + 1 ascending u32, off[0] = 0, then the bytes, concatenated).
+ * A token of no bytes (a special token) is never a
+ * character. Borrowed by whoever holds it. */
+typedef struct holo_token_domain {
+  uint32_t vocab;
+  const uint32_t *off;
+  const uint8_t *bytes;
+} holo_token_domain;
+/* ARG unless off[0] = 0 and off is ascending (over vocab + 1 entries). */
+holo_status holo_token_domain_check(const holo_token_domain *dom, holo_error *err);
+
+/* A regex subset over a token domain: atoms (a literal, an escape \x, `.`,
+ * a class [a-z _] or [^...]), groups ( ), alternation |, and `*`, `+`, `?`
+ * on an atom or a group (nesting depth <= 16), matched in full against the
+ * concatenated bytes of the tokens: the end token (eos, if any) is allowed
+ * only in an accepting state. Simulated as a Glushkov position set (one
+ * 64-bit state per prefix; bit n = accept); a multi-byte token steps it once
+ * per byte, so a token may cross atoms. */
 #define HOLO_REGEX_MAX_DEPTH 16
 typedef struct holo_regex {
   uint32_t n;
   uint64_t first;                        /* positions that may come first (+ accept if nullable) */
   uint64_t follow[HOLO_REGEX_MAX_ATOMS]; /* positions that may follow position p (+ accept) */
   uint8_t set[HOLO_REGEX_MAX_ATOMS][32]; /* byte class bitmaps */
-  const uint8_t *token_bytes;            /* token -> byte; borrowed */
-  const uint8_t *token_valid;            /* optional: 0 for tokens that are no character */
+  const uint8_t *token_bytes;            /* one byte per token, or the domain's bytes; borrowed */
+  const uint32_t *token_off;             /* the domain's offsets; NULL: one byte per token */
+  const uint8_t *token_valid; /* one-byte form only, optional: 0 for tokens that are no character */
   uint32_t vocab;
   int64_t eos;   /* < 0: none */
-  uint64_t live; /* positions from which the vocabulary can still reach acceptance */
+  uint64_t live; /* positions from which some token sequence reaches acceptance */
   uint64_t cur;  /* position set after `done` tokens */
   uint32_t done;
 } holo_regex;
 
+/* One byte per token: token t is token_bytes[t] (token_valid[t] 0: none). */
 holo_status holo_regex_compile(holo_regex *re, const char *pattern, const uint8_t *token_bytes,
                                const uint8_t *token_valid, uint32_t vocab, int64_t eos, holo_error *err);
+/* Over a token domain (checked; borrowed for the life of re). */
+holo_status holo_regex_compile_domain(holo_regex *re, const char *pattern, const holo_token_domain *dom,
+                                      int64_t eos, holo_error *err);
 /* The holo_token_mask_fn for a holo_regex (ctx = the holo_regex). */
 holo_status holo_regex_mask(void *ctx, const uint32_t *generated, uint32_t n, uint8_t *allowed,
                             uint32_t vocab);
@@ -404,9 +423,9 @@ holo_status holo_gen_prefill_cached(holo_gen *g, holo_prompt_cache *pc, const ui
  * then another question) restores it. A sequence model's executions end at
  * each checkpoint. Checkpoints inside the restored prefix are not recorded
  * (their states were not computed). */
-holo_status holo_gen_prefill_checkpointed(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens, uint32_t n,
-                                          const uint32_t *checkpoints, uint32_t n_cp, uint32_t *reused,
-                                          holo_error *err);
+holo_status holo_gen_prefill_checkpointed(holo_gen *g, holo_prompt_cache *pc, const uint32_t *tokens,
+                                          uint32_t n, const uint32_t *checkpoints, uint32_t n_cp,
+                                          uint32_t *reused, holo_error *err);
 
 /* -------------------------------------------------- speculative decoding */
 
@@ -444,8 +463,8 @@ holo_status holo_speculative_run(holo_gen *target, holo_gen *draft, uint32_t k, 
  * then equal holo_speculative_run's output. The generators' inspectors do
  * not run. Target and draft are left as after holo_speculative_run. */
 holo_status holo_speculative_sample_run(holo_gen *target, holo_gen *draft, uint32_t k, holo_sampler *smp,
-                                        const holo_gen_options *o, uint32_t *out, uint32_t cap, uint32_t *n_out,
-                                        holo_spec_report *rep, holo_error *err);
+                                        const holo_gen_options *o, uint32_t *out, uint32_t cap,
+                                        uint32_t *n_out, holo_spec_report *rep, holo_error *err);
 
 #ifdef __cplusplus
 }
