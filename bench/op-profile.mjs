@@ -10,7 +10,7 @@
 // (--retain keeps the session's default dead-value cache; by default it is 0.)
 // Prints one row per node (op, shapes, median µs) sorted by time, and a
 // per-op summary. Each timed run perturbs one element of the first f32
-// operand so no memo or elision can answer.
+// operand (else of the first integer one) so no memo or elision can answer.
 import { loadManifest } from './zoo/manifest.mjs';
 import { Feeder } from './zoo/inputs.mjs';
 import fs from 'node:fs';
@@ -110,8 +110,12 @@ function timeArchive(g, feeds) {
   const fresh = feeds.map((f) => ({ ...f, data: f.data.slice() }));
   const t = [];
   for (let r = 0; r < runs + 2; r++) {
-    const f = fresh.find((q) => q.data instanceof Float32Array && q.data.length);
-    if (f) f.data[r % f.data.length] += 1e-3; // a new label every run
+    // a new label every run: an f32 operand nudged, else an integer one's low bit
+    // flipped (an integer-only node, e.g. QLinearConv on u8, would be memoized)
+    const f = fresh.find((q) => q.data instanceof Float32Array && q.data.length) ??
+      fresh.find((q) => (q.data instanceof Uint8Array || q.data instanceof Int8Array || q.data instanceof Int32Array) && q.data.length);
+    if (f instanceof Object && f.data instanceof Float32Array) f.data[r % f.data.length] += 1e-3;
+    else if (f) f.data[r % f.data.length] ^= 1;
     const a = performance.now();
     s.executeAddressed(fresh);
     if (r >= 2) t.push(performance.now() - a);

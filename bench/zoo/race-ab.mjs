@@ -16,6 +16,7 @@ import { init } from '../../bindings-js/index.js';
 import { loadManifest } from './manifest.mjs';
 import { Feeder } from './inputs.mjs';
 import { median, medianInterval, steady } from './timing.mjs';
+import { computedChecker, hasControlFlow } from './computed.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); if (i < 0) return d; const v = args[i + 1]; args.splice(i, 2); return v; };
@@ -39,15 +40,12 @@ const feeds = (xs) => Object.fromEntries(xs.map((x) => [x.name, { data: x.data, 
 
 function holoEngine(rt, bytes, name) {
   const s = rt.load(bytes);
-  let first = null;
+  const check = computedChecker({ kernelCount: s.kernelCount, controlFlow: hasControlFlow(bytes) });
   const run = (xs) => {
     const c0 = s.counters, a = performance.now();
     const out = s.run(feeds(xs));
-    const t = performance.now() - a, c1 = s.counters;
-    const n = c1.dispatches - c0.dispatches + c1.elided - c0.elided;
-    first ??= n;
-    if (c1.dispatches === c0.dispatches || n !== first || c1.memoHits !== c0.memoHits)
-      throw new Error(`${name}: a run did not compute everything (dispatched+elided ${n}, first ${first})`);
+    const t = performance.now() - a, why = check(c0, s.counters);
+    if (why) throw new Error(`${name}: ${why}`);
     run.out = out;
     return t;
   };

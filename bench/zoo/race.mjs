@@ -22,6 +22,7 @@ import { init } from '../../bindings-js/index.js';
 import { loadManifest } from './manifest.mjs';
 import { Feeder } from './inputs.mjs';
 import { race, summarizeRace } from './timing.mjs';
+import { computedChecker, hasControlFlow } from './computed.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); if (i < 0) return d; const v = args[i + 1]; args.splice(i, 2); return v; };
@@ -80,25 +81,19 @@ let t0 = performance.now();
 let s, web;
 try { s = rt.load(holo); } catch (e) { fail(`hologram load: ${e.code ?? ''} ${String(e.message).split('\n')[0]}`); }
 const holoLoad = performance.now() - t0;
-// Every node of every run is either dispatched or elided (bound to a value
-// already resident under its label), as many as in the first run of the
-// fresh session: elisions are the same content met twice inside one run (an
-// exporter recomputing the attention mask per layer; content-labelled small
-// values that happen to be equal for this input), never a memo answer.
-let perCall = null, perCallElided = null, bad = null;
+// Every timed run computes what the fresh session's first run did, never a
+// memo answer (computed.mjs has the rule, with its control-flow case).
+let perCall = null, perCallElided = null, bad = null, check = null;
 const holoRun = (xs) => {
+  check ??= computedChecker({ kernelCount: s.kernelCount, controlFlow: hasControlFlow(holo) });
   const c0 = s.counters;
   const a = performance.now();
   const out = s.run(holoFeeds(xs));
   const t = performance.now() - a;
   const c1 = s.counters;
-  const d = c1.dispatches - c0.dispatches;
-  const el = c1.elided - c0.elided;
-  if (perCall === null) { perCall = d; perCallElided = el; }
-  if (d === 0 || d > s.kernelCount || c1.memoHits !== c0.memoHits || d + el !== perCall + perCallElided || c1.executions !== c0.executions + 1) {
-    bad ??= `a run did not compute everything: dispatches ${d} (first ${perCall}), memoHits +${c1.memoHits - c0.memoHits}, elided +${el} (first ${perCallElided})`;
-    return null;
-  }
+  if (perCall === null) { perCall = c1.dispatches - c0.dispatches; perCallElided = c1.elided - c0.elided; }
+  const why = check(c0, c1);
+  if (why) { bad ??= why; return null; }
   holoRun.out = out;
   return t;
 };
