@@ -13,7 +13,7 @@ function castSaturate(ctx, n) {
   if (s !== 0 && s !== 1) throw new Unsupported(`saturate must be 0 or 1, got ${s}`);
 }
 // ONNX codes the reader has no name for: the float8 types (opset 19) and the 4-bit integers (opset 21)
-const CAST_EXTRA = { 17: 'float8e4m3fn (opset 19)', 18: 'float8e4m3fnuz (opset 19)', 19: 'float8e5m2 (opset 19)', 20: 'float8e5m2fnuz (opset 19)', 21: 'uint4 (opset 21)', 22: 'int4 (opset 21)' };
+const CAST_EXTRA = { 17: 'float8e4m3fn (opset 19)', 18: 'float8e4m3fnuz (opset 19)', 19: 'float8e5m2 (opset 19)', 20: 'float8e5m2fnuz (opset 19)', 21: 'uint4 (opset 21)', 22: 'int4 (opset 21)', 23: 'float4e2m1 (opset 23)', 24: 'float8e8m0 (opset 24)' };
 const castTypeName = (to) => CAST_EXTRA[to] ?? dtypeName(to);
 
 CAST_OPS.CastLike = {

@@ -1,8 +1,10 @@
-// Ops that opsets 18..21 added or changed and that the converter lowers
+// Ops that opsets 18..23 added or changed and that the converter lowers
 // here: Gelu (20; the backend's Gelu kernel, approximate "none" | "tanh"),
 // GroupNormalization (18 and 21: 21 made scale and bias per channel, where
-// 18 had them per group) and AffineGrid (20, 2-D: a constant base grid
-// times theta). The ops of these opsets not lowered anywhere are refused
+// 18 had them per group), AffineGrid (20, 2-D: a constant base grid
+// times theta) and RMSNormalization (23, its function body). Opset 22 only
+// added bfloat16 to 48 ops and 23 float4e2m1 to 18 (dtypes, refused by
+// name where unsupported). The ops of these opsets not lowered anywhere are refused
 // with their reason (REFUSED below). What the other ops' 19..21 versions
 // changed is handled in their own normalizers (Cast/CastLike saturate and
 // float8/int4 names, Pad 'wrap', Resize half_pixel_symmetric, DFT's axis
@@ -107,11 +109,41 @@ function constSize(ctx, name) {
   return out.every((d) => Number.isSafeInteger(d) && d >= 0) ? out : null;
 }
 
-// Ops of opsets 18..21 that no normalizer lowers: refused with the reason.
+/**
+ * RMSNormalization (opset 23): Y = X / sqrt(mean(X^2 over axes axis..r-1) +
+ * epsilon) * scale, the spec's function body (Mul, ReduceMean, Add, Sqrt,
+ * Div, Mul) in float32. stash_type 1 (compute in float32) only: X and scale
+ * float32 (a float16 graph reaches here widened).
+ */
+OPS.RMSNormalization = {
+  attrs: ['axis', 'epsilon', 'stash_type'],
+  norm(ctx, n) {
+    if (ctx.opset < 23) throw new Unsupported(`RMSNormalization is an opset-23 op (this model is opset ${ctx.opset})`);
+    const [x, scale] = n.inputs;
+    if (!scale) throw new Unsupported('scale is required');
+    const st = attr(n, 'stash_type', 1);
+    if (st !== 1) throw new Unsupported(`stash_type ${st} is not supported (1: float32)`);
+    const xs = ctx.shape(x), dt = ctx.value(x).dtype;
+    if (dt !== DT.f32 || ctx.value(scale).dtype !== DT.f32) throw new Unsupported(`X and scale of ${dtypeName(dt)}/${dtypeName(ctx.value(scale).dtype)} are not supported (float32)`);
+    if (!xs) throw new Unsupported('X needs a known rank');
+    const r = xs.length, ax0 = attr(n, 'axis', -1), ax = ax0 < 0 ? ax0 + r : ax0;
+    if (!(ax >= 0 && ax < r)) throw new Unsupported(`axis ${ax0} is out of range for rank ${r}`);
+    const eps = attr(n, 'epsilon', 1e-5), o = n.outputs[0];
+    const e = (op, ins, attrs = {}) => ctx.emit(op, ins, [ctx.tmp(`${o}_${op}`)], attrs)[0];
+    const axes = ctx.constI64(`${o}_axes`, Array.from({ length: r - ax }, (_, k) => ax + k));
+    const ms = e('ReduceMean', [e('Mul', [x, x]), axes], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) });
+    const rms = e('Sqrt', [e('Add', [ms, ctx.constScalar(`${o}_eps`, DT.f32, eps)])]);
+    ctx.emit('Mul', [e('Div', [x, rms]), scale], [o], {});
+  },
+};
+
+// Ops of opsets 18..23 that no normalizer lowers: refused with the reason.
 const REFUSED = {
   DeformConv: 'DeformConv (opset 19) is not implemented: deformable sampling offsets need a gather kernel per tap',
   ImageDecoder: 'ImageDecoder (opset 20) is not implemented: decoding JPEG/PNG bytes is outside an inference kernel set',
   Col2Im: 'Col2Im (opset 18) is not implemented: no scatter-add of sliding blocks in the backend yet',
+  Attention: 'Attention (opset 23) is not implemented yet: its masks, KV-cache inputs and softcap need their own lowering',
+  RotaryEmbedding: 'RotaryEmbedding (opset 23) is not implemented yet',
 };
 // (normalize.js refuses a spec with `refuse` before looking at attributes or inputs)
 for (const [op, why] of Object.entries(REFUSED)) OPS[op] = { attrs: [], refuse: why, norm() { throw new Unsupported(why); } };

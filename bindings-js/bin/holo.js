@@ -24,7 +24,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXIT = { ok: 0, usage: 1, archive: 2, input: 3, resource: 4 };
 
 const CONVERT_HELP = `usage: holo convert MODEL.onnx -o FILE.holo [--shape NAME=D0,D1,...]... [--no-fold] [--no-fuse] [--progress]
-Converts an ONNX model (opsets 6..18) to a .holo archive.
+Converts an ONNX model (opsets 1..23) to a .holo archive.
   -o, --output FILE             the archive to write
   --shape NAME=D0,D1,...        specialise an input's symbolic dims (repeatable)
   --no-fold                     do not fold constant sub-graphs through the runtime

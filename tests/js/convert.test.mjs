@@ -192,8 +192,8 @@ test('an unsupported op is refused naming the op, the node and what is missing',
   assert.throws(() => convert(d.bytes()), /unsupported op 'LpNormalization' \(node 'lpn'\): LpNormalization: p must be 1 or 2/);
 });
 
-test('opsets outside 1..21 and non-default domains are refused', () => {
-  for (const v of [0, 22]) assert.throws(() => convert(mlp(v)), new RegExp(`unsupported opset ${v}`));
+test('opsets outside 1..23 and non-default domains are refused', () => {
+  for (const v of [0, 24]) assert.throws(() => convert(mlp(v)), new RegExp(`unsupported opset ${v}`));
   const m = onnx.ModelProto.decode(mlp());
   m.graph.node[0].domain = 'com.microsoft';
   m.opsetImport.push({ domain: 'com.microsoft', version: 1 });

@@ -34,10 +34,32 @@ async function agree(what, opset, xs, build, tol = 1e-5) {
 
 const refuses = (what, opset, xs, build, re) => assert.throws(() => convert(model(opset, xs, build)), re, what);
 
-test('opsets 19, 20 and 21 are accepted; 22 is refused', async () => {
-  assert.is(MAX_OPSET, 21);
-  for (const opset of [19, 20, 21]) await agree(`Relu at ${opset}`, opset, [2, 3], (b) => b.node('Relu', ['x'], ['y']));
-  refuses('opset 22', 22, [2], (b) => b.node('Relu', ['x'], ['y']), /unsupported opset 22: hologram-exec converts opsets 1..21/);
+test('opsets 19 to 23 are accepted; 24 is refused', async () => {
+  assert.is(MAX_OPSET, 23);
+  for (const opset of [19, 20, 21, 22, 23]) await agree(`Relu at ${opset}`, opset, [2, 3], (b) => b.node('Relu', ['x'], ['y']));
+  // ops whose opset-22 version only added bfloat16 run as before
+  await agree('Conv + AveragePool + Softplus at 22', 22, [1, 2, 5, 5], (b) => {
+    b.init('w', FLOAT, [3, 2, 3, 3], rand(54)).node('Conv', ['x', 'w'], ['c'], { pads: [1, 1, 1, 1] });
+    b.node('AveragePool', ['c'], ['p'], { kernel_shape: [2, 2] }).node('Softplus', ['p'], ['y']);
+  }, 1e-4);
+  // ... and those whose opset-23 version only added float4e2m1
+  await agree('Transpose + Reshape + Flatten at 23', 23, [2, 3, 4], (b) => {
+    b.init('s', INT64, [2], [4, 6]).node('Transpose', ['x'], ['t'], { perm: [2, 0, 1] });
+    b.node('Reshape', ['t', 's'], ['r']).node('Flatten', ['r'], ['y'], { axis: 1 });
+  });
+  refuses('opset 24', 24, [2], (b) => b.node('Relu', ['x'], ['y']), /unsupported opset 24: hologram-exec converts opsets 1..23/);
+  refuses('Cast to float4e2m1', 23, [2], (b) => b.node('Cast', ['x'], ['y'], { to: 23 }), /float4e2m1 \(opset 23\)/);
+  refuses('Attention', 23, [1, 2, 4], (b) => b.node('Attention', ['x', 'x', 'x'], ['y']), /Attention \(opset 23\) is not implemented/);
+});
+
+test('RMSNormalization-23 agrees with onnxruntime-node; before 23 it is refused', async () => {
+  for (const [xs, axis, ss] of [[[2, 3, 8], -1, [8]], [[2, 3, 4], 1, [3, 4]], [[1, 5, 6], 2, [1]], [[3, 16], 0, [3, 16]]])
+    await agree(`RMSNormalization ${xs} axis=${axis}`, 23, xs, (b) => {
+      b.init('s', FLOAT, ss, rand(numel(ss)));
+      b.node('RMSNormalization', ['x', 's'], ['y'], { axis, epsilon: F(1e-3) });
+    }, 1e-5);
+  refuses('RMSNormalization at 22', 22, [2], (b) => b.init('s', FLOAT, [2], [1, 1]).node('RMSNormalization', ['x', 's'], ['y']), /RMSNormalization is an opset-23 op/);
+  refuses('RMSNormalization stash_type 0', 23, [2], (b) => b.init('s', FLOAT, [2], [1, 1]).node('RMSNormalization', ['x', 's'], ['y'], { stash_type: 0 }), /stash_type 0 is not supported/);
 });
 
 test('Gelu-20 (none, tanh) agrees with onnxruntime-node; before 20 it is refused', async () => {
