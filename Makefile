@@ -176,7 +176,7 @@ clean:
 	rm -rf build
 
 help:
-	@echo "make setup | build | run | check | test | clean | format | bench | bench-peers | bench-peers-browser | bench-gemm | bench-memo | bench-generate | check-core-size | zoo | zoo-models | demo | fuzz | fuzz-regress | baremetal | baremetal-size | test-bundlers"
+	@echo "make setup | build | run | check | test | clean | format | bench | bench-peers | bench-peers-browser | bench-overhead | bench-gemm | bench-memo | bench-generate | check-core-size | zoo | zoo-models | demo | fuzz | fuzz-regress | baremetal | baremetal-size | test-bundlers"
 
 # Content-addressing benchmarks (issue 3): native, then wasm under Node.
 .PHONY: bench-memo
@@ -224,6 +224,15 @@ bench-peers: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-thre
 .PHONY: bench-peers-browser
 bench-peers-browser: $(PKG_WASM)/hologram-simd128.wasm $(PKG_WASM)/hologram-simd128-threads.wasm $(PKG_JS) bench-models
 	$(NODE) bench/peers-browser.mjs $(BENCH_MODELS) $(PEERS_ARGS)
+
+# The fixed cost of one execution (issue 40): a ladder of synthetic graphs
+# (bench/overhead-models.mjs) raced against onnxruntime-web, hologram's time
+# split into JS in / core / JS out, the core's split by callgrind of the
+# native CLI ($(N)/holo; skipped without valgrind). OVERHEAD_ARGS e.g.
+# "ew16_64 --ms 3000" or "--no-callgrind". Ends with overhead_ratio_max=R.
+.PHONY: bench-overhead
+bench-overhead: $(PKG_WASM)/hologram-simd128.wasm $(PKG_JS) $(N)/holo
+	$(NODE) $(NODE_FLAGS) bench/overhead.mjs $(OVERHEAD_ARGS)
 
 # SIMD128 peak vs hologram's 512^3 MatMulPacked (bench/gemm-peak.mjs), then the
 # int8 row: MatMulInteger vs f32 MatMul vs onnxruntime-web, 512^3 (bench/gemm-int8.mjs).
