@@ -124,7 +124,9 @@ try {
       const at = `trial ${i} (${kind})`;
       assert(r.threads === 2, `${at}: threads ${r.threads}`);
       assert(r.code === 'THREADS', `${at}: code ${r.code}: ${r.message}`);
-      assert(r.ms < 1000, `${at}: the call failed after ${r.ms} ms (bound 1000)`);
+      // 2 s: the failure is reported promptly; 1 s failed CI at 1010 ms on a loaded
+      // 2-core runner with nothing hung (a hang is TRIAL_MS, caught above)
+      assert(r.ms < 2000, `${at}: the call failed after ${r.ms} ms (bound 2000)`);
       assert(r.dead === 1 && r.rerun === 1 && r.threadsAfter === 1, `${at}: ${JSON.stringify(r)}`);
       assert(r.again === convSha, `${at}: the session's next call differs from Node single-thread`);
       notes.push(r.ms);

@@ -183,7 +183,13 @@ function faultTrials(plan, trialMs) {
   });
 }
 
-function checkTrial(r) {
+// The failure must be reported within 1 s of an idle machine's call, plus
+// three times what a healthy call took in the same child: on a loaded 2-core
+// runner the Conv itself can take hundreds of ms, and a fixed 1000 ms failed
+// CI at 1090 ms with nothing hung (a hang still fails: 15 s per trial).
+const boundMs = (header) => 1000 + 3 * Math.max(...header.healthy2Ms);
+
+function checkTrial(r, bound) {
   const at = `trial ${r.trial} (${r.kind}${r.afterMs !== undefined ? ` after ${r.afterMs} ms` : ''})`;
   assert.is(r.threads, r.kind === 'terminate3' ? 3 : 2, `${at}: the pool started`);
   if (r.code === 'OK') {
@@ -193,7 +199,7 @@ function checkTrial(r) {
   } else {
     assert.is(r.code, 'THREADS', `${at}: ${r.message}`);
     assert.match(r.message, /worker \d+ (trapped|threw an exception|exited or was terminated)/);
-    assert.ok(r.ms < 1000, `${at}: the call failed after ${r.ms} ms (bound 1000)`);
+    assert.ok(r.ms < bound, `${at}: the call failed after ${r.ms} ms (bound ${Math.round(bound)})`);
   }
   assert.is(r.dead, 1, `${at}: one death counted`);
   if (r.afterMs === undefined) assert.is(r.rerun, 1, `${at}: the dead worker's task was re-run by the caller`);
@@ -202,12 +208,13 @@ function checkTrial(r) {
   if (r.otherBytes !== undefined) assert.ok(r.otherBytes, `${at}: a new input on the pool left: the 1-thread bytes`);
 }
 
-test('a worker that traps, throws or is terminated mid-task: THREADS within 1 s, task re-run, session usable (100 trials, none hangs)', async () => {
+test('a worker that traps, throws or is terminated mid-task: THREADS within 1 s (+3 healthy calls under load), task re-run, session usable (100 trials, none hangs)', async () => {
   const t0 = performance.now();
   const [header, ...trials] = await faultTrials(['trap:10', 'throw:10', 'mixed:78', 'terminate3:2:3'], 15_000);
   assert.ok(header.header);
   assert.is(trials.length, 100);
-  for (const r of trials) checkTrial(r);
+  const bound = boundMs(header);
+  for (const r of trials) checkTrial(r, bound);
   const ms = trials.map((r) => r.ms), normal = trials.filter((r) => r.normalMs !== undefined).map((r) => r.normalMs);
   const three = trials.filter((r) => r.threads === 3);
   for (const r of three) assert.ok(r.workerTasks > 0, 'with 3 threads the surviving worker keeps taking tasks');
