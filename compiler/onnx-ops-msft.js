@@ -40,6 +40,7 @@
 //     large) in front of a MatMul (which packs it once), then + bias.
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
+import { MSFT_TRANSFORMER_OPS } from './onnx-ops-msft-transformer.js';
 
 const OPS = Object.create(null);
 const INT8 = new Set([DT.u8, DT.i8]);
@@ -222,4 +223,4 @@ OPS.MatMulNBits = {
   },
 };
 
-export const MSFT_OPS = OPS;
+export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS); // + the transformer ops (onnx-ops-msft-transformer.js)
