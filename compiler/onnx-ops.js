@@ -24,6 +24,7 @@ import { SIGNAL_OPS } from './onnx-ops-signal.js';
 import { MAX_NODE_IN } from './holo-writer.js';
 import { TEXT_OPS } from './onnx-ops-text.js';
 import { OPSET21_OPS } from './onnx-ops-opset21.js';
+import { MSFT_ATTENTION_DEFAULT_OPS } from './onnx-ops-msft-attention.js';
 import { BATCHNORM_OPS } from './onnx-ops-batchnorm.js';
 import { CAST_OPS } from './onnx-ops-cast.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
@@ -88,7 +89,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS, TEXT_OPS, OPSET21_OPS, BATCHNORM_OPS, CAST_OPS);
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS, TEXT_OPS, OPSET21_OPS, BATCHNORM_OPS, CAST_OPS, MSFT_ATTENTION_DEFAULT_OPS); // + onnxruntime's default-domain SimplifiedLayerNormalization
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 
