@@ -82,8 +82,13 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   generation/logprobs.c
 CORE_COLD_OPT := -Oz
 CORE_COLD_SRC := $(filter-out $(CORE_HOT),$(CORE_WASM_SRC))
+# Hot in the scalar core only: under SIMD these scalar references run just a
+# tail (vquantize, < 16 elements) or a stride no SIMD kernel takes
+# (idwconv2d), so the SIMD cores compile them -Oz too (decision 80: the
+# relaxed core was 137 B over the bound).
+CORE_SIMD_COLD := $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c
 
-# $(call core_variant,NAME,CFLAGS,LINK FLAGS,WASM-OPT FLAGS)
+# $(call core_variant,NAME,CFLAGS,LINK FLAGS,WASM-OPT FLAGS[,MORE COLD FILES])
 define core_variant
 $(call c_rule,$(W)/core-$(1),,$(CLANG),$(2) -Ibindings-js/src-c)
 CORE_OBJ_$(1) := $$(call obj_of,$(W)/core-$(1),$$(CORE_WASM_SRC))
@@ -96,17 +101,17 @@ $(PKG_WASM)/hologram-$(1).wasm: $(W)/core-$(1).wasm | $(PKG_WASM)/
 # the cold files at $(CORE_COLD_OPT) (an explicit rule: it wins over c_rule's
 # pattern); every object rebuilds when CORE_HOT or the level changes (the
 # stamp holds the list's patterns: a new cold file does not rebuild the rest)
-$(call flags_stamp,$(W)/core-$(1)/obj/cold.flags,$(CORE_COLD_OPT) $(CORE_HOT))
+$(call flags_stamp,$(W)/core-$(1)/obj/cold.flags,$(CORE_COLD_OPT) $(CORE_HOT) $(5))
 $$(CORE_OBJ_$(1)): $(W)/core-$(1)/obj/cold.flags
-$$(call obj_of,$(W)/core-$(1),$(CORE_COLD_SRC)): $(W)/core-$(1)/obj/%.o: %.c $(W)/core-$(1)/obj/compile.flags
+$$(call obj_of,$(W)/core-$(1),$(CORE_COLD_SRC) $(5)): $(W)/core-$(1)/obj/%.o: %.c $(W)/core-$(1)/obj/compile.flags
 	@mkdir -p $$(@D)
 	$(CLANG) $(2) -Ibindings-js/src-c $(CORE_COLD_OPT) $(DEPFLAGS) -c $$< -o $$@
 endef
-$(eval $(call core_variant,simd128,$(WASM_CFLAGS),$(CORE_LD),--enable-simd $(OPT_FEATURES)))
+$(eval $(call core_variant,simd128,$(WASM_CFLAGS),$(CORE_LD),--enable-simd $(OPT_FEATURES),$(CORE_SIMD_COLD)))
 $(eval $(call core_variant,scalar,$(filter-out -msimd128,$(WASM_CFLAGS)) -mno-simd128,$(CORE_LD),$(OPT_FEATURES)))
-$(eval $(call core_variant,relaxed,$(WASM_CFLAGS) -mrelaxed-simd,$(CORE_LD),--enable-simd --enable-relaxed-simd $(OPT_FEATURES)))
+$(eval $(call core_variant,relaxed,$(WASM_CFLAGS) -mrelaxed-simd,$(CORE_LD),--enable-simd --enable-relaxed-simd $(OPT_FEATURES),$(CORE_SIMD_COLD)))
 $(eval $(call core_variant,simd128-threads,$(WASM_CFLAGS) -matomics,$(CORE_LD_THREADS),\
-  --enable-simd --enable-threads $(OPT_FEATURES) --enable-mutable-globals))
+  --enable-simd --enable-threads $(OPT_FEATURES) --enable-mutable-globals,$(CORE_SIMD_COLD)))
 
 # The shipped core variants' gzip -9 size against the issue's bound (also a
 # suite of make test, tools/test-all.sh).

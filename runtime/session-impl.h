@@ -42,7 +42,8 @@ struct holo_session {
   holo_memo memo;
 
   const holo_kernel **kernels; /* per node */
-  holo_sha256 *prefix;         /* per node: hash state after the label prefix */
+  uint32_t *key_at;            /* per node: its outputs' first entry in keys */
+  uint32_t (*keys)[8];         /* per node output: its label's key (§5), SHA-256 words */
   uint8_t *in_cone;            /* per node: all inputs constant (transitively) */
   uint8_t *control;            /* per node: HOLO_CTL_* (a construct of nested graphs), 0 = a kernel */
   uint32_t *last_use;          /* per value: last node reading it; n_nodes = kept to the end */
@@ -96,8 +97,9 @@ static inline void holo__s_free(holo_session *s, void *p) {
   if (p) s->a.free(s->a.ctx, p);
 }
 
+/* session-keys.c: the per-node, per-output keys of format §5 (at load). */
+void holo__s_node_keys(holo_session *s, uint32_t i, const holo_kernel *k);
 /* session-labels.c: the κ-labels of format §5 and the memo key. */
-void holo__s_node_prefix(holo_session *s, uint32_t i, const holo_kernel *k);
 void holo__s_computed_digests(holo_session *s, uint32_t i, holo_digest *out); /* n_out of them */
 void holo__s_memo_key(holo_session *s, holo_digest *key);
 void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape, uint32_t rank,

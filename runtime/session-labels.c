@@ -1,61 +1,38 @@
-/* A session's labels: the per-node label preimages (format §5) hashed once
- * at load, each computed label derived from them and the operands' labels,
- * input content labels, the memo key and the code identity. */
+/* A session's hot labels: each computed label derived from its node's key
+ * (session-keys.c) and the operands' labels, input content labels and the
+ * memo key. */
 #include "session-impl.h"
+#include "sha256-lanes.h"
 
-/* The per-node part of a computed label's preimage (format §5), hashed once
- * at load so each execution adds only the operands' labels. n_in is part of
- * it: it is the node's, not the execution's. */
-void holo__s_node_prefix(holo_session *s, uint32_t i, const holo_kernel *k) {
-  static const char tag[] = "holo/node/v2";
-  const holo_ar_node *n = &s->ar.nodes[i];
-  holo_sha256 *c = &s->prefix[i];
-  uint8_t w[8];
-  const char *bid = s->be->identity;
-  uint32_t blen = 0, klen = 0;
-  while (bid[blen])
-    blen++;
-  while (k->identity[klen])
-    klen++;
-  holo_sha256_init(c);
-  holo_sha256_update(c, tag, sizeof tag);
-  holo_sha256_update(c, bid, blen + 1);
-  holo_sha256_update(c, k->identity, klen + 1);
-  holo_put_u32le(w, n->n_attrs);
-  holo_sha256_update(c, w, 4);
-  for (uint32_t a = 0; a < n->n_attrs; a++) {
-    const holo_attr *at = &n->attrs[a];
-    size_t plen = at->type == HOLO_ATTR_INT || at->type == HOLO_ATTR_INTS       ? 8u * at->count
-                  : at->type == HOLO_ATTR_FLOAT || at->type == HOLO_ATTR_FLOATS ? 4u * at->count
-                                                                                : at->count;
-    holo_sha256_update(c, at->name, at->name_len);
-    holo_sha256_update(c, "", 1);
-    holo_put_u32le(w, at->type);
-    holo_put_u32le(w + 4, at->count);
-    holo_sha256_update(c, w, 8);
-    holo_sha256_update(c, at->payload, plen);
-  }
-  holo_put_u32le(w, n->n_in);
-  holo_sha256_update(c, w, 4);
-}
-
-/* Labels of outputs 0 .. n_out-1 of node i. The operands enter as their
- * 32-byte digests (format §5, holo/node/v2: the 71-byte text form cost
- * 2.2x the SHA-256 blocks per node, decision 70), hashed once for all
- * outputs: only the trailing u32 k differs between them. */
+/* Labels of outputs 0 .. n_out-1 of node i (format §5, holo/node/v3): the
+ * SHA-256 compression function chained from output k's key over the
+ * operands' 32-byte digests, two per 64-byte block, the last block
+ * zero-filled. The key fixes n_in, so the block count is fixed and no
+ * length padding is needed: one compression per output of a 1- or
+ * 2-operand node instead of v2's two (decision 80). */
 void holo__s_computed_digests(holo_session *s, uint32_t i, holo_digest *out) {
-  static const uint8_t zeros[HOLO_DIGEST_LEN] = {0};
   const holo_ar_node *n = &s->ar.nodes[i];
-  holo_sha256 c = s->prefix[i];
-  uint8_t w[4];
-  for (uint32_t j = 0; j < n->n_in; j++) /* a constant's label is its record's, resident or not */
-    holo_sha256_update(&c, n->in[j] == HOLO_ABSENT ? zeros : holo__s_label_of(s, n->in[j])->b,
-                       HOLO_DIGEST_LEN);
+  const uint32_t(*key)[8] = &s->keys[s->key_at[i]];
+  uint32_t n_blocks = n->n_in > 2 ? (n->n_in + 1) / 2 : 1;
+  uint8_t msg[64 * 32];                         /* n_in <= 64 (archive.c) */
+  for (uint32_t j = 0; j < 2 * n_blocks; j++) { /* a constant's label is its record's, resident or not */
+    uint8_t *d = msg + 32 * j;
+    if (j < n->n_in && n->in[j] != HOLO_ABSENT)
+      holo_memcpy(d, holo__s_label_of(s, n->in[j])->b, HOLO_DIGEST_LEN);
+    else
+      holo_memset(d, 0, HOLO_DIGEST_LEN);
+  }
   for (uint32_t k = 0; k < n->n_out; k++) {
-    holo_sha256 ck = c;
-    holo_put_u32le(w, k);
-    holo_sha256_update(&ck, w, 4);
-    holo_sha256_final(&ck, out[k].b);
+    uint32_t h[8];
+    for (int w = 0; w < 8; w++)
+      h[w] = key[k][w];
+    holo__sha256_blocks(h, msg, n_blocks);
+    for (int w = 0; w < 8; w++) {
+      out[k].b[4 * w] = (uint8_t)(h[w] >> 24);
+      out[k].b[4 * w + 1] = (uint8_t)(h[w] >> 16);
+      out[k].b[4 * w + 2] = (uint8_t)(h[w] >> 8);
+      out[k].b[4 * w + 3] = (uint8_t)h[w];
+    }
   }
 }
 
@@ -143,43 +120,4 @@ void holo__s_memo_key(holo_session *s, holo_digest *key) {
   for (uint32_t i = 0; i < s->ar.n_in_ports; i++)
     holo_label_hash_into(&c, &s->in_digests[i]);
   holo_sha256_final(&c, key->b);
-}
-
-static void hash_cstr(holo_sha256 *c, const char *p) {
-  uint32_t n = 0;
-  while (p[n])
-    n++;
-  holo_sha256_update(c, p, n + 1);
-}
-
-void holo__code_identity(const holo_session *s, uint8_t out[32]) {
-  static const char tag[] = "holo/code/v1";
-  holo_sha256 c;
-  uint8_t w[4];
-  holo_sha256_init(&c);
-  holo_sha256_update(&c, tag, sizeof tag);
-  hash_cstr(&c, s->be->identity);
-  holo_put_u32le(w, s->ar.n_nodes);
-  holo_sha256_update(&c, w, 4);
-  for (uint32_t i = 0; i < s->ar.n_nodes; i++) {
-    if (s->kernels[i]) {
-      hash_cstr(&c, s->kernels[i]->identity);
-      continue;
-    }
-    /* a control node: the runtime's construct, named by its op */
-    holo_sha256_update(&c, s->ar.nodes[i].op.p, s->ar.nodes[i].op.len);
-    holo_sha256_update(&c, "", 1);
-  }
-  holo_sha256_final(&c, out);
-}
-
-bool holo__probe_node_label(holo_session *s, uint32_t node, uint32_t k, holo_digest *out) {
-  if (node >= s->ar.n_nodes || k >= s->ar.nodes[node].n_out || s->control[node]) return false;
-  const holo_ar_node *n = &s->ar.nodes[node];
-  for (uint32_t j = 0; j < n->n_in; j++)
-    if (n->in[j] != HOLO_ABSENT && !s->slot[n->in[j]] && s->ar.values[n->in[j]].kind != HOLO_VK_CONST) return false;
-  holo_digest od[64];
-  holo__s_computed_digests(s, node, od);
-  *out = od[k];
-  return true;
 }

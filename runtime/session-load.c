@@ -1,5 +1,5 @@
-/* holo_session: load an archive -- parse it, plan the walk (a kernel and a
- * label prefix per node, last readers, the constant-only cone), bind the
+/* holo_session: load an archive -- parse it, plan the walk (a kernel and
+ * label keys per node, last readers, the constant-only cone), bind the
  * constants and compute the cone once -- and free it. Executing is
  * session-walk.c's job; never computing the same content twice is the
  * labels' (session-labels.c). */
@@ -58,7 +58,7 @@ static holo_status plan(holo_session *s, holo_error *err) {
     if (!s->kernels[i])
       return holo_err(err, HOLO_ERR_UNSUPPORTED, NODE_FMT ": unsupported op %.*s (backend %s)",
                       NODE_ARGS(i, n), (int)n->op.len, n->op.p, s->be->identity);
-    holo__s_node_prefix(s, i, s->kernels[i]);
+    holo__s_node_keys(s, i, s->kernels[i]);
   }
   holo__s_plan_graph_uses(s);
   for (uint32_t p = 0; p < ar->n_out_ports; p++)
@@ -81,7 +81,13 @@ static holo_status warm_cone(holo_session *s, holo_error *err) {
 static holo_status alloc_tables(holo_session *s, holo_error *err) {
   holo_archive *ar = &s->ar;
   s->kernels = holo__s_zalloc(s, ar->n_nodes, sizeof *s->kernels);
-  s->prefix = holo__s_zalloc(s, ar->n_nodes, sizeof *s->prefix);
+  s->key_at = holo__s_zalloc(s, ar->n_nodes, sizeof *s->key_at);
+  uint64_t n_keys = 0;
+  for (uint32_t i = 0; i < ar->n_nodes; i++) {
+    if (s->key_at) s->key_at[i] = (uint32_t)n_keys;
+    n_keys += ar->nodes[i].n_out;
+  }
+  s->keys = n_keys < UINT32_MAX ? holo__s_zalloc(s, n_keys ? (size_t)n_keys : 1, sizeof *s->keys) : NULL;
   s->in_cone = holo__s_zalloc(s, ar->n_nodes, 1);
   s->control = holo__s_zalloc(s, ar->n_nodes, 1);
   s->last_use = holo__s_zalloc(s, ar->n_values, sizeof *s->last_use);
@@ -92,8 +98,8 @@ static holo_status alloc_tables(holo_session *s, holo_error *err) {
   s->tin = holo__s_zalloc(s, 64, sizeof *s->tin);
   s->tout = holo__s_zalloc(s, 64, sizeof *s->tout);
   s->in_digests = holo__s_zalloc(s, ar->n_in_ports, sizeof *s->in_digests);
-  if (!s->kernels || !s->prefix || !s->in_cone || !s->control || !s->last_use || !s->slot || !s->held ||
-      !s->out_entries || !s->sym || !s->tin || !s->tout || !s->in_digests)
+  if (!s->kernels || !s->key_at || !s->keys || !s->in_cone || !s->control || !s->last_use || !s->slot ||
+      !s->held || !s->out_entries || !s->sym || !s->tin || !s->tout || !s->in_digests)
     return holo_err(err, HOLO_ERR_MEMORY, "out of memory: session tables for %u nodes, %u values",
                     ar->n_nodes, ar->n_values);
   return HOLO_OK;
@@ -185,8 +191,8 @@ void holo_session_free(holo_session *s) {
   holo__s_tier_free(s);
   holo_arena_destroy(&s->arena);
   holo_memo_destroy(&s->memo);
-  void *p[] = {s->kernels,     s->prefix, s->in_cone, s->control, s->last_use,   s->slot,   s->held,
-               s->out_entries, s->sym,    s->tin,     s->tout,    s->in_digests, s->scratch};
+  void *p[] = {s->kernels, s->key_at,      s->keys, s->in_cone, s->control, s->last_use,   s->slot,
+               s->held,    s->out_entries, s->sym,  s->tin,     s->tout,    s->in_digests, s->scratch};
   for (unsigned i = 0; i < sizeof p / sizeof p[0]; i++)
     holo__s_free(s, p[i]);
   holo_archive_release(&s->ar, &s->a);
