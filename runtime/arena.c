@@ -4,6 +4,14 @@
 #include "hologram/mem.h"
 
 #define BUF_ALIGN 64
+/* An owned buffer's record sits in the first BUF_ALIGN bytes of its own
+ * allocation, the data after it: one allocation (and one free) per computed
+ * value instead of two. */
+#define BUF_HDR BUF_ALIGN
+_Static_assert(sizeof(holo_buf) <= BUF_HDR, "holo_buf fits its header slot");
+/* Dropped entry records kept for reuse: an execution drops about as many
+ * as it inserts, so the steady state allocates none. */
+#define SPARE_ENTRIES 64u
 
 static uint32_t slot_of(const holo_digest *d, uint32_t cap) {
   uint32_t h = (uint32_t)d->b[0] | (uint32_t)d->b[1] << 8 | (uint32_t)d->b[2] << 16 | (uint32_t)d->b[3] << 24;
@@ -95,13 +103,20 @@ static void lru_append(holo_arena *ar, holo_entry *e) {
 
 void holo_arena_unref(holo_arena *ar, holo_buf *b) {
   if (--b->refs) return;
-  if (b->owned) {
-    if (!b->pinned) ar->transient_bytes -= b->bytes;
-    ar->a.free(ar->a.ctx, b->data);
-  }
+  if (b->owned && !b->pinned) ar->transient_bytes -= b->bytes;
   ar->resident_bytes -= b->bytes;
   ar->n_bufs--;
-  ar->a.free(ar->a.ctx, b);
+  ar->a.free(ar->a.ctx, b); /* an owned buffer's data is in the same block */
+}
+
+static void entry_free(holo_arena *ar, holo_entry *e) {
+  if (ar->n_spare < SPARE_ENTRIES) {
+    e->next = ar->spare;
+    ar->spare = e;
+    ar->n_spare++;
+    return;
+  }
+  ar->a.free(ar->a.ctx, e);
 }
 
 /* The bytes a demoted entry counts: its buffer's, if the arena owns it and
@@ -121,7 +136,7 @@ static void entry_drop(holo_arena *ar, holo_entry *e) {
   table_remove(ar, e);
   if (!e->pinned) lru_unlink(ar, e);
   holo_arena_unref(ar, e->buf);
-  ar->a.free(ar->a.ctx, e);
+  entry_free(ar, e);
 }
 
 /* Every eviction of the pool: the hook sees the entry while its bytes exist. */
@@ -230,13 +245,9 @@ holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf
                       "%llu bytes and %llu bytes are still live",
                       bytes, (unsigned long long)ar->budget, (unsigned long long)ar->live_bytes);
   }
-  holo_buf *b = alloc_evicting(ar, sizeof *b, 16);
-  uint8_t *data = b ? alloc_evicting(ar, bytes ? bytes : 1, BUF_ALIGN) : 0;
-  if (!data) {
-    if (b) ar->a.free(ar->a.ctx, b);
-    return holo_err(err, HOLO_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
-  }
-  *b = (holo_buf){data, bytes, 1, 0, true, pinned};
+  holo_buf *b = bytes <= SIZE_MAX - BUF_HDR ? alloc_evicting(ar, BUF_HDR + bytes, BUF_ALIGN) : 0;
+  if (!b) return holo_err(err, HOLO_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
+  *b = (holo_buf){(uint8_t *)b + BUF_HDR, bytes, 1, 0, true, pinned};
   if (!pinned) ar->transient_bytes += bytes;
   ar->resident_bytes += bytes;
   ar->n_bufs++;
@@ -264,8 +275,13 @@ holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *bu
     holo_status st = grow_table(ar, err);
     if (st) return st;
   }
-  holo_entry *e = alloc_evicting(ar, sizeof *e, 16);
-  if (!e) return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a content entry");
+  holo_entry *e = ar->spare;
+  if (e) {
+    ar->spare = e->next;
+    ar->n_spare--;
+  } else if (!(e = alloc_evicting(ar, sizeof *e, 16))) {
+    return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a content entry");
+  }
   holo_memset(e, 0, sizeof *e);
   e->d = *d;
   e->buf = buf;
@@ -346,6 +362,12 @@ void holo_arena_destroy(holo_arena *ar) {
     holo_arena_unref(ar, e->buf);
     ar->a.free(ar->a.ctx, e);
   }
+  while (ar->spare) {
+    holo_entry *e = ar->spare;
+    ar->spare = e->next;
+    ar->a.free(ar->a.ctx, e);
+  }
+  ar->n_spare = 0;
   ar->a.free(ar->a.ctx, ar->tab);
   ar->tab = 0;
 }

@@ -29,11 +29,11 @@ typedef struct holo_entry {
   int64_t shape[HOLO_MAX_RANK];
   uint32_t live; /* slots of the current execution still needing it */
   bool pinned;
-  bool demoted;   /* retired intermediate, at the evict-first end */
-  bool sourced;   /* a constant read from a source (session-weights.c): pinned,
-                     not in the table, its live count keeps it from eviction */
-  uint64_t dbytes; /* what it added to demoted_bytes when demoted */
-  uint64_t stamp; /* execution number that last touched it */
+  bool demoted;                   /* retired intermediate, at the evict-first end */
+  bool sourced;                   /* a constant read from a source (session-weights.c): pinned,
+                                     not in the table, its live count keeps it from eviction */
+  uint64_t dbytes;                /* what it added to demoted_bytes when demoted */
+  uint64_t stamp;                 /* execution number that last touched it */
   struct holo_entry *prev, *next; /* LRU list of transient entries */
 } holo_entry;
 
@@ -42,6 +42,8 @@ typedef struct holo_arena {
   holo_entry **tab;
   uint32_t cap, count;
   holo_entry *lru_head, *lru_tail;
+  holo_entry *spare; /* dropped entry records kept for reuse (linked by next) */
+  uint32_t n_spare;
   uint64_t budget;          /* 0 = unbounded */
   uint64_t retain;          /* cap on transient bytes kept after they stop being live */
   uint64_t demoted_bytes;   /* of those, retired intermediates' (demoted entries) */
@@ -64,16 +66,15 @@ void holo_arena_destroy(holo_arena *ar);
 holo_entry *holo_arena_find(holo_arena *ar, const holo_digest *d);
 /* A new owned buffer of `bytes` (refs = 1, the caller's). Transient ones
  * may evict older entries; HOLO_ERR_BUDGET when even that cannot make room. */
-holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf **out,
-                             holo_error *err);
+holo_status holo_arena_alloc(holo_arena *ar, size_t bytes, bool pinned, holo_buf **out, holo_error *err);
 /* A buffer over bytes the arena does not own (archive constants). */
 holo_status holo_arena_borrow(holo_arena *ar, const uint8_t *data, size_t bytes, holo_buf **out,
                               holo_error *err);
 void holo_arena_unref(holo_arena *ar, holo_buf *b);
 /* Binds a new entry to buf (taking a ref). The digest must not be resident. */
-holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf,
-                              uint32_t dtype, uint32_t rank, const int64_t *shape, bool pinned,
-                              holo_entry **out, holo_error *err);
+holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
+                              uint32_t rank, const int64_t *shape, bool pinned, holo_entry **out,
+                              holo_error *err);
 /* Marks the entry used by the current execution (promotes it). */
 void holo_arena_touch(holo_arena *ar, holo_entry *e);
 /* Moves a transient entry to the evict-first end. */

@@ -35,6 +35,7 @@ struct holo_session {
   const holo_backend *be;
   holo_archive ar;
   holo_digest archive_digest;
+  holo_sha256 memo_prefix; /* the memo key's state after its fixed fields */
   char archive_label[HOLO_LABEL_LEN + 1];
   uint32_t flags;
   holo_warm_store *store;
@@ -99,6 +100,7 @@ static inline void holo__s_free(holo_session *s, void *p) {
 
 /* session-keys.c: the per-node, per-output keys of format §5 (at load). */
 void holo__s_node_keys(holo_session *s, uint32_t i, const holo_kernel *k);
+void holo__s_memo_prefix(holo_session *s); /* after the archive label */
 /* session-labels.c: the κ-labels of format §5 and the memo key. */
 void holo__s_computed_digests(holo_session *s, uint32_t i, holo_digest *out); /* n_out of them */
 void holo__s_memo_key(holo_session *s, holo_digest *key);

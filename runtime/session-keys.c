@@ -57,6 +57,19 @@ void holo__s_node_keys(holo_session *s, uint32_t i, const holo_kernel *k) {
   }
 }
 
+/* The memo key's fixed part (format §5): "holo/memo/v1\0" || archive
+ * label || backend identity "\0" || u32 n, hashed once at load; each
+ * execution continues from it with the input labels. */
+void holo__s_memo_prefix(holo_session *s) {
+  static const char tag[] = "holo/memo/v1";
+  holo_sha256 *c = &s->memo_prefix;
+  holo_sha256_init(c);
+  holo_sha256_update(c, tag, sizeof tag);
+  holo_label_hash_into(c, &s->archive_digest);
+  hash_cstr(c, s->be->identity);
+  hash_u32(c, s->ar.n_in_ports);
+}
+
 void holo__code_identity(const holo_session *s, uint8_t out[32]) {
   static const char tag[] = "holo/code/v1";
   holo_sha256 c;

@@ -104,19 +104,7 @@ void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape,
 }
 
 void holo__s_memo_key(holo_session *s, holo_digest *key) {
-  static const char tag[] = "holo/memo/v1";
-  holo_sha256 c;
-  uint8_t w[4];
-  const char *bid = s->be->identity;
-  uint32_t blen = 0;
-  while (bid[blen])
-    blen++;
-  holo_sha256_init(&c);
-  holo_sha256_update(&c, tag, sizeof tag);
-  holo_label_hash_into(&c, &s->archive_digest);
-  holo_sha256_update(&c, bid, blen + 1);
-  holo_put_u32le(w, s->ar.n_in_ports);
-  holo_sha256_update(&c, w, 4);
+  holo_sha256 c = s->memo_prefix; /* tag, archive label, backend, n (session-keys.c) */
   for (uint32_t i = 0; i < s->ar.n_in_ports; i++)
     holo_label_hash_into(&c, &s->in_digests[i]);
   holo_sha256_final(&c, key->b);

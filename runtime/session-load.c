@@ -128,6 +128,7 @@ void holo__s_archive_label_end(holo_session *s, holo_sha256 *c, uint64_t len) {
 holo_status holo__s_load_parsed(holo_session *s, const holo_options *options, holo_error *err) {
   holo_status st;
   if ((st = holo_arena_init(&s->arena, &s->a, options->memory_budget, err))) return st;
+  holo__s_memo_prefix(s);
   s->arena.retain = HOLO_DEFAULT_RETAIN_BYTES;
   if ((st = holo_memo_init(&s->memo, &s->a, s->ar.n_out_ports, err))) return st;
   if ((st = alloc_tables(s, err))) return st;
