@@ -42,6 +42,7 @@ import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 import { MSFT_TRANSFORMER_OPS } from './onnx-ops-msft-transformer.js';
 import { MSFT_ATTENTION_OPS } from './onnx-ops-msft-attention.js';
+import { MSFT_ROTARY_OPS } from './onnx-ops-msft-rotary.js';
 
 const OPS = Object.create(null);
 const INT8 = new Set([DT.u8, DT.i8]);
@@ -224,4 +225,4 @@ OPS.MatMulNBits = {
   },
 };
 
-export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS); // + the transformer and attention ops (onnx-ops-msft-transformer.js, onnx-ops-msft-attention.js)
+export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS); // + the transformer, attention and rotary ops (onnx-ops-msft-transformer.js, onnx-ops-msft-attention.js, onnx-ops-msft-rotary.js)
