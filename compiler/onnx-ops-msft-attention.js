@@ -18,6 +18,18 @@
 //     (onnxruntime-node 1.30's CPU kernel crashes without one), 4-D
 //     masks (onnxruntime's CPU kernel refuses them too), do_rotary,
 //     hq != hk.
+//   MultiHeadAttention(query [B, S, D], key, value [B, L, D / Dv] or BNSH
+//     [B, N, L, h] (no bias, no past then), bias [2D + Dv]?,
+//     key_padding_mask?, attention_bias?, past_key, past_value [B, N, P, h]?;
+//     num_heads, scale, mask_filter_value, unidirectional) -> output,
+//     present_key/present_value = Concat(past, new) over T = P + L keys:
+//     the same masks and attend() as Attention (onnxruntime's CPU kernel
+//     runs the same ApplyAttention). The causal diagonal is offset by P
+//     (PrepareMask's past_sequence_length). Refused: packed QKV / KV
+//     (onnxruntime's CPU kernel has neither), past_sequence_length and
+//     cache_indirection (DecoderMaskedMultiHeadAttention's), the qk output,
+//     unidirectional cross attention (L != S: onnxruntime-node 1.30's
+//     result matched no diagonal offset tried).
 // The default domain's SimplifiedLayerNormalization (what onnxruntime's
 // BERT/T5 optimizer writes without a domain; onnxruntime registers it
 // there) is the com.microsoft one's normalizer: MSFT_ATTENTION_DEFAULT_OPS.
@@ -75,11 +87,11 @@ function paddingMask(ctx, e, o, mask, B, S, T, filter) {
   return e('Reshape', [where(keep), ctx.constI64(`${o}_m4`, [B, 1, 1, T])], { allowzero: A.int(0) });
 }
 
-/** The lowest float above the diagonal of [S, T] (key j > query i), 0 elsewhere. */
-function causalMask(ctx, o, S, T) {
+/** The lowest float above the diagonal of [S, T] (key j > off + query i; off T - S by default), 0 elsewhere. */
+function causalMask(ctx, o, S, T, off = T - S) {
   if (!known(S) || !known(T)) throw new Unsupported('unidirectional needs a known sequence length');
   const v = new Float32Array(S * T);
-  for (let i = 0; i < S; i++) for (let j = T - S + i + 1; j < T; j++) v[i * T + j] = LOWEST;
+  for (let i = 0; i < S; i++) for (let j = off + i + 1; j < T; j++) v[i * T + j] = LOWEST;
   return f32Const(ctx, `${o}_causal`, [S, T], v);
 }
 
@@ -131,6 +143,67 @@ OPS.Attention = {
       m = m ? e('Where', [e('Less', [c, f32Const(ctx, `${y}_z`, [], [0])]), c, m]) : c;
     }
     attend(ctx, e, y, q, k, v, scale, m, abias || null, y);
+  },
+};
+
+/** x (+ the `at`..`at + w` slice of bias) as [B, N, S, h] heads; a 4-D x is BNSH already. */
+function headsOf(ctx, e, o, x, bias, at, w, N) {
+  const r = ctx.shape(x).length;
+  if (r === 4) return x;
+  const xb = bias ? e('Add', [x, e('Slice', [bias, ctx.constI64(`${o}_b0`, [at]), ctx.constI64(`${o}_b1`, [at + w]), ctx.constI64(`${o}_bax`, [0])])]) : x;
+  return splitHeads(ctx, e, o, xb, N, w / N);
+}
+
+OPS.MultiHeadAttention = {
+  attrs: ['num_heads', 'mask_filter_value', 'scale', 'unidirectional'],
+  norm(ctx, n) {
+    const [q, k, v, bias, mask, abias, pk, pv, pastLen, cacheInd] = n.inputs, [y, presK, presV, qk] = n.outputs, e = emitter(ctx, y);
+    if (pastLen || cacheInd) throw new Unsupported('past_sequence_length and cache_indirection (DecoderMaskedMultiHeadAttention\'s inputs) are not supported');
+    if (qk) throw new Unsupported('the qk output is not supported');
+    if (!k || !v) throw new Unsupported('separate key and value are required (packed QKV and packed KV are not implemented by onnxruntime\'s CPU kernel either)');
+    if (!!pk !== !!pv) throw new Unsupported('past_key and past_value must be both present or both absent');
+    for (const [x, what] of [[q, 'query'], [k, 'key'], [v, 'value'], [bias, 'bias'], [abias, 'attention_bias'], [pk, 'past_key'], [pv, 'past_value']]) if (x) f32(ctx, x, what);
+    const N = attr(n, 'num_heads', 0);
+    if (!(N > 0)) throw new Unsupported('num_heads is required');
+    const qs = ctx.shape(q), ks = ctx.shape(k), vs = ctx.shape(v);
+    if (!qs || qs.length !== 3 || !known(qs[2])) throw new Unsupported('query must be 3-D [batch, sequence, hidden] with a known hidden size (packed QKV is not implemented by onnxruntime\'s CPU kernel)');
+    if (!ks || !vs || ks.length !== vs.length || (ks.length !== 3 && ks.length !== 4)) throw new Unsupported('key and value must be both 3-D [batch, kv_sequence, hidden] or both 4-D BNSH');
+    const D = qs[2], H = D / N;
+    if (!Number.isInteger(H)) throw new Unsupported(`query's hidden size ${D} is not a multiple of num_heads ${N}`);
+    const four = ks.length === 4;
+    if (four && (bias || pk)) throw new Unsupported('4-D (BNSH) key and value take no bias and no past, as in onnxruntime');
+    if (four && (ks[1] !== N || ks[3] !== H || vs[1] !== N)) throw new Unsupported(`4-D key and value must be [batch, ${N}, kv_sequence, head_size]`);
+    if (!four && ks[2] !== D) throw new Unsupported(`key's hidden size ${ks[2]} is not query's ${D}`);
+    const Dv = four ? vs[1] * vs[3] : vs[2];
+    if (!known(Dv) || Dv % N) throw new Unsupported(`value's hidden size ${Dv} is not a multiple of num_heads ${N}`);
+    if (bias) {
+      const bs = ctx.shape(bias);
+      if (!bs || bs.length !== 1 || bs[0] !== 2 * D + Dv) throw new Unsupported(`bias must be [${2 * D + Dv}] (query, key, value biases)`);
+    }
+    const Q = headsOf(ctx, e, `${y}_q`, q, bias, 0, D, N);
+    let K = headsOf(ctx, e, `${y}_k`, k, bias, D, D, N), V = headsOf(ctx, e, `${y}_v`, v, bias, 2 * D, Dv, N);
+    if (pk) {
+      const ps = ctx.shape(pk);
+      if (!ps || ps.length !== 4 || ps[1] !== N || ps[3] !== H) throw new Unsupported(`past_key and past_value must be BNSH [batch, ${N}, past, ${H}]`);
+      K = e('Concat', [pk, K], { axis: A.int(2) });
+      V = e('Concat', [pv, V], { axis: A.int(2) });
+    }
+    if (presK) e('Identity', [K], {}, presK);
+    if (presV) e('Identity', [V], {}, presV);
+    const B = qs[0], S = qs[1], T = ctx.shape(K)[2], P = pk ? ctx.shape(pk)[2] : 0;
+    const scale = attr(n, 'scale', 0) || 1 / Math.sqrt(H);
+    let m = paddingMask(ctx, e, y, mask, B, S, T, attr(n, 'mask_filter_value', -10000));
+    if (attr(n, 'unidirectional', 0)) {
+      // PrepareMask's diagonal is offset by the past length, not T - S (they differ for cross attention)
+      if (!known(P)) throw new Unsupported('unidirectional needs a known past length');
+      const L = ctx.shape(k)[four ? 2 : 1];
+      // cross attention (kv sequence != sequence) under a causal mask: onnxruntime-node 1.30's result
+      // matched no diagonal offset we tried; refused rather than guessed
+      if (L !== S) throw new Unsupported(`unidirectional with a kv sequence (${L}) other than the sequence (${S}) is not supported`);
+      const c = causalMask(ctx, y, S, T, P);
+      m = m ? e('Where', [e('Less', [c, f32Const(ctx, `${y}_z`, [], [0])]), c, m]) : c;
+    }
+    attend(ctx, e, y, Q, K, V, scale, m, abias || null, y);
   },
 };
 
