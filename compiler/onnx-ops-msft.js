@@ -44,6 +44,7 @@ import { MSFT_TRANSFORMER_OPS } from './onnx-ops-msft-transformer.js';
 import { MSFT_ATTENTION_OPS } from './onnx-ops-msft-attention.js';
 import { MSFT_ROTARY_OPS } from './onnx-ops-msft-rotary.js';
 import { MSFT_GQA_OPS } from './onnx-ops-msft-gqa.js';
+import { MSFT_EMBED_OPS } from './onnx-ops-msft-embed.js';
 
 const OPS = Object.create(null);
 const INT8 = new Set([DT.u8, DT.i8]);
@@ -226,4 +227,4 @@ OPS.MatMulNBits = {
   },
 };
 
-export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS, MSFT_GQA_OPS); // + the transformer, attention, rotary and GQA ops (onnx-ops-msft-transformer.js, -attention.js, -rotary.js, -gqa.js)
+export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS, MSFT_GQA_OPS, MSFT_EMBED_OPS); // + the transformer, attention, rotary, GQA and embedding ops (onnx-ops-msft-transformer.js, -attention.js, -rotary.js, -gqa.js, -embed.js)
