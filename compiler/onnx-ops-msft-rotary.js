@@ -120,4 +120,38 @@ OPS.RotaryEmbedding = {
   },
 };
 
+// The default domain's RotaryEmbedding (opset 23): the same rotation over
+// X [B, N, S, H] (4-D) or [B, S, hidden] (3-D, num_heads required),
+// cos_cache / sin_cache [B, S, R/2] as given, or [max_position, R/2] rows
+// picked by position_ids [B, S]; interleaved, rotary_embedding_dim (0: the
+// whole head). float32 only.
+export const ONNX_ROTARY = {
+  attrs: ['interleaved', 'num_heads', 'rotary_embedding_dim'],
+  norm(ctx, n) {
+    if (ctx.opset < 23) throw new Unsupported(`RotaryEmbedding is an opset-23 op (this model is opset ${ctx.opset})`);
+    const [x, cosC, sinC, pos] = n.inputs, y = n.outputs[0], e = emitter(ctx, y);
+    if (!cosC || !sinC) throw new Unsupported('X, cos_cache and sin_cache are required');
+    for (const [v, what] of [[x, 'X'], [cosC, 'cos_cache'], [sinC, 'sin_cache']]) {
+      const dt = ctx.value(v).dtype;
+      if (dt !== DT.f32) throw new Unsupported(`${what} of ${dtypeName(dt)} is not supported (float32 only)`);
+    }
+    if (pos && ctx.value(pos).dtype !== DT.i64) throw new Unsupported('position_ids must be int64');
+    const xs = ctx.shape(x), cs = ctx.shape(cosC);
+    if (!xs || (xs.length !== 3 && xs.length !== 4)) throw new Unsupported('X must be 3-D [batch, sequence, hidden] or 4-D [batch, heads, sequence, head_size]');
+    const four = xs.length === 4, Na = attr(n, 'num_heads', 0);
+    if (!four && !Na) throw new Unsupported('a 3-D X needs num_heads');
+    const N = four ? xs[1] : Na, H = four ? xs[3] : xs[2] / Na;
+    if (!known(N) || !known(H) || !Number.isInteger(H)) throw new Unsupported('the head count and size must be known');
+    const R = attr(n, 'rotary_embedding_dim', 0) || H;
+    if (R > H || R % 2) throw new Unsupported(`rotary_embedding_dim ${R} must be even and at most the head size ${H}`);
+    if (!cs || cs.length !== (pos ? 2 : 3) || cs[cs.length - 1] !== R / 2) throw new Unsupported(`cos_cache must be ${pos ? '[max_position, R/2]' : '[batch, sequence, R/2]'} with R/2 = ${R / 2}`);
+    const heads = four ? 1 : 2;
+    const rows = (c) => e('Unsqueeze', [pos ? e('Gather', [c, pos], { axis: A.int(0) }) : c, ctx.constI64(`${y}_${c}_hax`, [heads])]);
+    const cos = rows(cosC), sin = rows(sinC), interleaved = attr(n, 'interleaved', 0) === 1;
+    if (four) return rotary(ctx, e, y, x, cos, sin, { H, R, interleaved }, y);
+    const x4 = e('Reshape', [x, ctx.constI64(`${y}_heads`, [0, 0, N, H])], { allowzero: A.int(0) });
+    e('Reshape', [rotary(ctx, e, y, x4, cos, sin, { H, R, interleaved }), ctx.constI64(`${y}_merge`, [0, 0, N * H])], { allowzero: A.int(0) }, y);
+  },
+};
+
 export const MSFT_ROTARY_OPS = OPS;

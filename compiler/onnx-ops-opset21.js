@@ -11,6 +11,7 @@
 // input, GridSample's modes), or is only new element types, which every
 // normalizer and kernel refuses by dtype.
 import { A, attr, DT, dtypeName, isConcrete, numel, writeElems, Unsupported } from './ir.js';
+import { ONNX_ROTARY } from './onnx-ops-msft-rotary.js';
 
 const OPS = Object.create(null);
 
@@ -137,13 +138,15 @@ OPS.RMSNormalization = {
   },
 };
 
+// RotaryEmbedding (opset 23): com.microsoft RotaryEmbedding's rotation (onnx-ops-msft-rotary.js, decision 83).
+OPS.RotaryEmbedding = ONNX_ROTARY;
+
 // Ops of opsets 18..23 that no normalizer lowers: refused with the reason.
 const REFUSED = {
   DeformConv: 'DeformConv (opset 19) is not implemented: deformable sampling offsets need a gather kernel per tap',
   ImageDecoder: 'ImageDecoder (opset 20) is not implemented: decoding JPEG/PNG bytes is outside an inference kernel set',
   Col2Im: 'Col2Im (opset 18) is not implemented: no scatter-add of sliding blocks in the backend yet',
   Attention: 'Attention (opset 23) is not implemented yet: its masks, KV-cache inputs and softcap need their own lowering',
-  RotaryEmbedding: 'RotaryEmbedding (opset 23) is not implemented yet',
 };
 // (normalize.js refuses a spec with `refuse` before looking at attributes or inputs)
 for (const [op, why] of Object.entries(REFUSED)) OPS[op] = { attrs: [], refuse: why, norm() { throw new Unsupported(why); } };

@@ -133,4 +133,32 @@ test('RotaryEmbedding refuses packed batching, a sequence past the caches, other
   refuses('positions [B, S]', rope({ ...base, pshape: [1, 4] }), /position_ids \[1,4\] is not \[batch, sequence\] = \[1, 3\]/);
 });
 
+test('the default domain\'s RotaryEmbedding (opset 23): 3-D / 4-D, position_ids or per-token caches, interleaved, partial vs onnxruntime', async () => {
+  let cases = 0;
+  const M = 12;
+  for (const [B, S] of [[1, 1], [2, 5]])
+    for (const four of [false, true])
+      for (const withPos of [true, false])
+        for (const interleaved of [0, 1])
+          for (const [N, H, R] of [[2, 8, 0], [3, 10, 6]]) {
+            const half = (R || H) / 2, xshape = four ? [B, N, S, H] : [B, S, N * H];
+            const b = new OnnxBuilder(23);
+            b.input('x', FLOAT, xshape).input('c', FLOAT, withPos ? [M, half] : [B, S, half]).input('s', FLOAT, withPos ? [M, half] : [B, S, half]);
+            if (withPos) b.input('p', INT64, [B, S]);
+            b.node('RotaryEmbedding', withPos ? ['x', 'c', 's', 'p'] : ['x', 'c', 's'], ['y'], { interleaved, ...(four ? {} : { num_heads: N }), ...(R ? { rotary_embedding_dim: R } : {}) });
+            b.output('y', FLOAT, null);
+            const rows = withPos ? M : B * S;
+            const ang = Float32Array.from({ length: rows * half }, (_, i) => (Math.floor(i / half) + 1) / 10000 ** ((i % half) / half));
+            const f = { x: { data: rand(xshape.reduce((a, d) => a * d, 1), 2), shape: xshape }, c: { data: ang.map(Math.cos), shape: withPos ? [M, half] : [B, S, half] }, s: { data: ang.map(Math.sin), shape: withPos ? [M, half] : [B, S, half] } };
+            if (withPos) f.p = { type: 'int64', shape: [B, S], data: BigInt64Array.from({ length: B * S }, (_, i) => BigInt((i * 5 + 2) % M)) };
+            await agree(`RotaryEmbedding-23 ${JSON.stringify({ B, S, four, withPos, interleaved, N, H, R })}`, f, b.bytes());
+            cases++;
+          }
+  assert.is(cases, 32);
+  const b = new OnnxBuilder(23);
+  b.input('x', FLOAT, [1, 2, 16]).input('c', FLOAT, [1, 2, 4]).input('s', FLOAT, [1, 2, 4]);
+  b.node('RotaryEmbedding', ['x', 'c', 's'], ['y'], {}).output('y', FLOAT, null);
+  refuses('3-D without num_heads', b.bytes(), /a 3-D X needs num_heads/);
+});
+
 test.run();
