@@ -65,6 +65,7 @@ import { fuseQdq } from './rewrites/fuse-qdq.js';
 import { allNodes } from './control-graphs.js';
 import { emitNodes, emitGraphsOf, captureRename } from './emit-graphs.js';
 import { TRAINING_OPS, TRAINING_DOMAIN } from './onnx-ops-training.js';
+import { ML_DOMAIN } from './onnx-ops-ml.js';
 
 export const MIN_OPSET = 1;
 // Opsets 22 and 23 changed no semantics of an op the converter takes: 22 added
@@ -169,15 +170,17 @@ export function convert(onnxBytes, opts = {}) {
  */
 function modelOpset(model) {
   for (const [dom, v] of Object.entries(model.opsets)) {
-    // com.microsoft: its ops are taken or refused one by one (onnx-ops-msft.js)
-    if (dom === '' || dom === 'ai.onnx' || dom === 'com.microsoft' || !model.graph.nodes.some((n) => n.domain === dom)) continue;
+    if (dom === ML_DOMAIN && !(v >= 1 && v <= 5) && model.graph.nodes.some((n) => n.domain === dom))
+      throw new Error(`unsupported opset domain '${dom}' version ${v}: versions 1..5 are supported`);
+    // com.microsoft and ai.onnx.ml: their ops are taken or refused one by one (onnx-ops-msft.js, onnx-ops-ml.js)
+    if (dom === '' || dom === 'ai.onnx' || dom === 'com.microsoft' || dom === ML_DOMAIN || !model.graph.nodes.some((n) => n.domain === dom)) continue;
     if (dom === TRAINING_DOMAIN) {
       if (v !== 1) throw new Error(`unsupported opset domain '${dom}' version ${v}: only version 1 is supported`);
       const other = model.graph.nodes.find((n) => n.domain === dom && !TRAINING_OPS[n.opType]);
       if (other) throw new Error(`unsupported op '${dom}.${other.opType}': only ${Object.keys(TRAINING_OPS).join(', ')} of domain '${dom}' are supported`);
       continue;
     }
-    throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported (and com.microsoft's and ${TRAINING_DOMAIN}'s ops one by one)`);
+    throw new Error(`unsupported opset domain '${dom}' (version ${v}): only the default ONNX domain is supported (and com.microsoft's, ${ML_DOMAIN}'s and ${TRAINING_DOMAIN}'s ops one by one)`);
   }
   let opset = model.opsets[''] ?? model.opsets['ai.onnx'];
   if (opset === undefined && model.graph.nodes.length && model.graph.nodes.every((n) => n.domain === TRAINING_DOMAIN)) opset = 18;

@@ -9,6 +9,7 @@ import { runtimeValue } from './seq-values.js';
 import { DT, inferNode, i64Bytes, writeElems, reshapeShape, isConcrete } from './ir.js';
 import { OPS, Unsupported } from './onnx-ops.js';
 import { MSFT_OPS } from './onnx-ops-msft.js';
+import { ML_DOMAIN, ML_OPS } from './onnx-ops-ml.js';
 import { foldNode } from './rewrites/fold-constants.js';
 import { topoSort } from './toposort.js';
 import { legacyNode } from './onnx-legacy.js';
@@ -142,7 +143,8 @@ function normalizeOne(ir, ctx, state, n) {
     spec = nodeSpec(ir, n, ctx.opset);
     spec.norm(ctx, n);
   } catch (e) {
-    if (e instanceof Unsupported) throw new Error(`unsupported op '${n.opType}' (${nodeDesc(n)}): ${e.message}`);
+    // an ai.onnx.ml op is named with its domain (its names are not the default domain's)
+    if (e instanceof Unsupported) throw new Error(`unsupported op '${n.domain === ML_DOMAIN ? `${ML_DOMAIN}.` : ''}${n.opType}' (${nodeDesc(n)}): ${e.message}`);
     throw e;
   }
 }
@@ -194,10 +196,11 @@ function inlineGraph(ir, ctx, state, sub, binds, prefix) {
 /** The op's normalizer, after the checks every op shares (domain, attributes, input 0, output 0, defined inputs). */
 function nodeSpec(ir, n, opset) {
   const where = `${nodeDesc(n)}`;
-  const msft = n.domain === 'com.microsoft', training = n.domain === TRAINING_DOMAIN;
-  if (n.domain && n.domain !== 'ai.onnx' && !msft && !training) throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
+  const msft = n.domain === 'com.microsoft', training = n.domain === TRAINING_DOMAIN, ml = n.domain === ML_DOMAIN;
+  if (n.domain && n.domain !== 'ai.onnx' && !msft && !training && !ml) throw new Error(`unsupported op '${n.domain}.${n.opType}' (${where}): domain '${n.domain}' is not supported`);
   if (msft && !MSFT_OPS[n.opType]) throw new Error(`unsupported op 'com.microsoft.${n.opType}' (${where}): not implemented by hologram-exec (of com.microsoft: ${Object.keys(MSFT_OPS).join(', ')})`);
-  const spec = (msft ? MSFT_OPS : training ? TRAINING_OPS : OPS)[n.opType]; // no prototype: 'constructor' is no op
+  if (ml && !ML_OPS[n.opType]) throw new Error(`unsupported op '${ML_DOMAIN}.${n.opType}' (${where}): not implemented by hologram-exec (of ${ML_DOMAIN}: ${Object.keys(ML_OPS).join(', ')})`);
+  const spec = (msft ? MSFT_OPS : training ? TRAINING_OPS : ml ? ML_OPS : OPS)[n.opType]; // no prototype: 'constructor' is no op
   if (!spec) throw new Error(`unsupported op '${n.opType}' (${where}): not implemented by hologram-exec`);
   if (spec.refuse) throw new Error(`unsupported op '${n.opType}' (${where}): ${spec.refuse}`);
   for (const [k, a] of Object.entries(n.attrs)) {

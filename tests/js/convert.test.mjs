@@ -202,7 +202,12 @@ test('opsets outside 1..23 and non-default domains are refused', () => {
   const k = onnx.ModelProto.decode(mlp());
   k.graph.node[0].domain = 'ai.onnx.ml';
   k.opsetImport.push({ domain: 'ai.onnx.ml', version: 1 });
-  assert.throws(() => convert(onnx.ModelProto.encode(k).finish()), /domain 'ai.onnx.ml'/);
+  // ai.onnx.ml: likewise op by op (onnx-ops-ml.js)
+  assert.throws(() => convert(onnx.ModelProto.encode(k).finish()), /unsupported op 'ai\.onnx\.ml\.\w+' .*not implemented by hologram-exec \(of ai\.onnx\.ml: Scaler/);
+  const q = onnx.ModelProto.decode(mlp());
+  q.graph.node[0].domain = 'org.example';
+  q.opsetImport.push({ domain: 'org.example', version: 1 });
+  assert.throws(() => convert(onnx.ModelProto.encode(q).finish()), /domain 'org.example'/);
 });
 
 test('Identity and Dropout are removed; a consumed Dropout mask is kept for the Dropout kernel', async () => {
