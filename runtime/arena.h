@@ -37,9 +37,14 @@ typedef struct holo_entry {
   struct holo_entry *prev, *next; /* LRU list of transient entries */
 } holo_entry;
 
+typedef struct holo_slot {
+  holo_entry *e; /* 0: empty */
+  uint32_t h;    /* the first four bytes of e's digest */
+} holo_slot;
+
 typedef struct holo_arena {
   holo_allocator a;
-  holo_entry **tab;
+  holo_slot *tab; /* the content table (arena.c) */
   uint32_t cap, count;
   holo_entry *lru_head, *lru_tail;
   holo_entry *spare; /* dropped entry records kept for reuse (linked by next) */
