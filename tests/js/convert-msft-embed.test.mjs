@@ -6,23 +6,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
-import onnxProto from 'onnx-proto';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
-import { OnnxBuilder, FLOAT, INT32, INT64, F, rand } from './onnx-build.mjs';
+import { OnnxBuilder, FLOAT, INT32, INT64, F, rand, msftDomain as msft } from './onnx-build.mjs';
 
-const { onnx } = onnxProto;
 ort.env.logLevel = 'error';
 const rt = await init();
 const TOL = 1e-5, V = 20, P = 16, G = 2, D = 16;
 const W = { w: rand(V * D), p: rand(P * D), s: rand(G * D), g: rand(D, 1.5), b: rand(D) };
-
-function msft(b) {
-  const m = onnx.ModelProto.decode(b.bytes());
-  for (const n of m.graph.node) n.domain = 'com.microsoft';
-  m.opsetImport.push({ domain: 'com.microsoft', version: 1 });
-  return onnx.ModelProto.encode(m).finish();
-}
 
 /** c: { B, S, seg, mask, pos (position_ids dtype), eps, sym, outs } */
 function eln(c) {

@@ -8,22 +8,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
-import onnxProto from 'onnx-proto';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
-import { OnnxBuilder, FLOAT, INT32, F, rand } from './onnx-build.mjs';
+import { OnnxBuilder, FLOAT, INT32, F, rand, msftDomain as msft } from './onnx-build.mjs';
 
-const { onnx } = onnxProto;
 ort.env.logLevel = 'error';
 const rt = await init();
 const TOL = 1e-5;
-
-function msft(b) {
-  const m = onnx.ModelProto.decode(b.bytes());
-  for (const n of m.graph.node) n.domain = 'com.microsoft';
-  m.opsetImport.push({ domain: 'com.microsoft', version: 1 });
-  return onnx.ModelProto.encode(m).finish();
-}
 
 /** One MHA node. c: { B, S, L, N, H, Hv, bias, mask ('raw' | 'len'), P, abias, bnsh, attrs } */
 function mha(c) {

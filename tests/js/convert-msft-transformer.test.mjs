@@ -8,24 +8,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
-import onnxProto from 'onnx-proto';
 import { convert } from '../../compiler/convert.js';
 import { init } from '../../bindings-js/index.js';
-import { OnnxBuilder, FLOAT, INT64, DOUBLE, F, rand } from './onnx-build.mjs';
+import { OnnxBuilder, FLOAT, INT64, DOUBLE, F, rand, msftDomain as msft } from './onnx-build.mjs';
 
-const { onnx } = onnxProto;
 ort.env.logLevel = 'error';
 const rt = await init();
 const numel = (s) => s.reduce((a, d) => a * d, 1);
 const TOL = 1e-5;
-
-/** The builder's bytes with the nodes of `ops` in domain com.microsoft. */
-function msft(b, ops) {
-  const m = onnx.ModelProto.decode(b.bytes());
-  for (const n of m.graph.node) if (ops.includes(n.opType)) n.domain = 'com.microsoft';
-  m.opsetImport.push({ domain: 'com.microsoft', version: 1 });
-  return onnx.ModelProto.encode(m).finish();
-}
 
 /** A model of one input x (shape xs) and outputs `outs`, built by `build`, its `ops` in com.microsoft. */
 function model(xs, outs, build, ops, opset = 17, xt = FLOAT) {

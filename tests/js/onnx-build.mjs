@@ -78,3 +78,11 @@ export function close(a, b, rtol = 1e-4, atol = 1e-5) {
   for (let i = 0; i < a.length; i++) if (!(Math.abs(a[i] - b[i]) <= atol + rtol * Math.abs(b[i]))) return false;
   return true;
 }
+
+/** The builder's bytes with the nodes whose op is in `ops` (default: every node) in domain com.microsoft. */
+export function msftDomain(b, ops) {
+  const m = onnx.ModelProto.decode(b.bytes());
+  for (const n of m.graph.node) if (!ops || ops.includes(n.opType)) n.domain = 'com.microsoft';
+  m.opsetImport.push({ domain: 'com.microsoft', version: 1 });
+  return onnx.ModelProto.encode(m).finish();
+}
