@@ -100,12 +100,14 @@ function normalizerContext(ir, g, opset, fold, state) {
     pushNode(node) { state.out.push(node); },
     /** Inline subgraph `sub` with its inputs bound to `binds`: its outputs' value names (control-flow.js). */
     inlineGraph: (sub, binds, prefix) => inlineGraph(ir, ctx, state, sub, binds, prefix),
-    emit(op, inputs, outputs, attrs) {
+    /** opts.noFold: the node is never folded (the load's constant cone computes it: packed weights stay packed). */
+    emit(op, inputs, outputs, attrs, opts) {
       const cur = state.cur;
       for (const i of inputs) if (i && !ir.has(i)) throw new Error(`input '${i}' of ${nodeDesc(cur)} (${cur.opType}) is not defined before use (graph not topologically sorted, or an undeclared input)`);
       // the node producing the ONNX node's first output keeps its name; helper nodes get name/op
       const main = outputs.includes(cur.outputs[0]) || !cur.name;
       const node = { op, name: main ? cur.name : `${cur.name}/${op}`, inputs: [...inputs], outputs: [...outputs], attrs };
+      if (opts?.noFold) node.noFold = true;
       const inf = inferNode(ir, node);
       node.outputs.forEach((o, k) => { if (o) defineOut(o, inf[k].dtype, inf[k].shape); });
       // absent outputs ('') are dropped only at the end

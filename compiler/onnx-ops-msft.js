@@ -38,6 +38,8 @@
 //     bits 4, block_size): the backend's holo.DequantizeQ4 (the weight as an
 //     f32 [K, N], computed once in the constant cone, at load when it is
 //     large) in front of a MatMul (which packs it once), then + bias.
+//     bits 2 and 8: standard ops that keep B packed in the archive
+//     (nbitsWeight, onnx-ops-msft-nbits.js, decision 84).
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 import { MSFT_TRANSFORMER_OPS } from './onnx-ops-msft-transformer.js';
@@ -45,6 +47,7 @@ import { MSFT_ATTENTION_OPS } from './onnx-ops-msft-attention.js';
 import { MSFT_ROTARY_OPS } from './onnx-ops-msft-rotary.js';
 import { MSFT_GQA_OPS } from './onnx-ops-msft-gqa.js';
 import { MSFT_EMBED_OPS } from './onnx-ops-msft-embed.js';
+import { nbitsWeight } from './onnx-ops-msft-nbits.js';
 
 const OPS = Object.create(null);
 const INT8 = new Set([DT.u8, DT.i8]);
@@ -210,16 +213,19 @@ OPS.MatMulNBits = {
   attrs: ['K', 'N', 'bits', 'block_size', 'accuracy_level'],
   norm(ctx, n) {
     const [a, b, s, z, gidx, bias] = n.inputs;
-    if (attr(n, 'bits', 4) !== 4) throw new Unsupported(`bits = ${attr(n, 'bits', 4)} is not supported (4 is)`);
+    const bits = attr(n, 'bits', 4);
+    if (![2, 4, 8].includes(bits)) throw new Unsupported(`bits = ${bits} is not supported (2, 4 and 8 are)`);
     if (n.attrs.K === undefined || n.attrs.N === undefined || n.attrs.block_size === undefined) throw new Unsupported('attributes K, N and block_size are required');
     if (gidx) throw new Unsupported('g_idx (act-order) is not supported');
     if (!b || !s) throw new Unsupported('B and scales are required');
     if (ctx.value(a).dtype !== DT.f32 || ctx.value(s).dtype !== DT.f32) throw new Unsupported('A and scales must be float32 (float16 is not supported)');
-    if (ctx.value(b).dtype !== DT.u8) throw new Unsupported('B must be uint8 (packed 4-bit)');
-    if (z && ctx.value(z).dtype !== DT.u8) throw new Unsupported('zero_points must be uint8 (packed 4-bit); float zero points are not supported');
+    if (ctx.value(b).dtype !== DT.u8) throw new Unsupported(`B must be uint8 (packed ${bits}-bit)`);
+    if (z && ctx.value(z).dtype !== DT.u8) throw new Unsupported(`zero_points must be uint8 (packed ${bits}-bit); float zero points are not supported`);
     const o = n.outputs[0];
     const K = attr(n, 'K'), N = attr(n, 'N'), bs = attr(n, 'block_size');
-    const [w] = ctx.emit('holo.DequantizeQ4', [b, s, z || ''], [ctx.tmp(`${o}_w`)], { K: A.int(K), N: A.int(N), block_size: A.int(bs) });
+    const w = bits === 4
+      ? ctx.emit('holo.DequantizeQ4', [b, s, z || ''], [ctx.tmp(`${o}_w`)], { K: A.int(K), N: A.int(N), block_size: A.int(bs) })[0]
+      : nbitsWeight(ctx, n, o);
     if (!bias) return ctx.emit('MatMul', [a, w], [o], {});
     if (ctx.value(bias).dtype !== DT.f32) throw new Unsupported('bias must be float32');
     const [y] = ctx.emit('MatMul', [a, w], [ctx.tmp(`${o}_mm`)], {});
