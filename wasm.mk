@@ -61,8 +61,8 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   $(MK)/softmax-f32-scalar.c $(MK)/transpose-any-scalar.c $(MK)/vbinary-f32-scalar.c \
   $(MK)/verf-f32-scalar.c $(MK)/vprelu-f32-scalar.c $(MK)/vrelu-f32-scalar.c \
   $(MK)/vsigmoid-f32-scalar.c $(MK)/vtanh-f32-scalar.c $(MK)/vunary-f32-scalar.c \
-  $(MK)/vclip-numeric-scalar.c $(MK)/vminmax-numeric-scalar.c $(MK)/vwhere-any-scalar.c \
-  $(MK)/cast-numeric-scalar.c $(MK)/igemm-i8-4x8-scalar.c $(MK)/ipack-i8-scalar.c \
+  $(MK)/vclip-f32-scalar.c $(MK)/vminmax-f32-scalar.c $(MK)/vwhere-any-scalar.c \
+  $(MK)/cast-numeric-scalar.c $(MK)/vcvt-f16-bf16-scalar.c $(MK)/igemm-i8-4x8-scalar.c $(MK)/ipack-i8-scalar.c \
   $(MK)/iim2col-i8-scalar.c $(MK)/requant-i32-scalar.c $(MK)/idwpad-i8-scalar.c \
   $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c $(OP)/conv2d.c $(OP)/matmul.c \
   $(OP)/gemm-tasks.c $(OP)/gemm-epilogue.c $(OP)/packed-weights.c $(OP)/elementwise.c $(OP)/binary.c \
@@ -78,15 +78,19 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   runtime/label-tree.c runtime/mem.c runtime/mem-store.c runtime/session-walk.c \
   runtime/session-loop.c runtime/session-inputs.c runtime/session-outputs.c runtime/arena.c \
   runtime/session-labels.c runtime/memo.c runtime/session-weights.c \
-  bindings-js/src-c/libc-shim.c bindings-js/src-c/heap.c generation/gen-mathf.c generation/sampler.c \
-  generation/logprobs.c
+  bindings-js/src-c/libc-shim.c bindings-js/src-c/heap.c generation/gen-mathf.c generation/sampler.c
 CORE_COLD_OPT := -Oz
 CORE_COLD_SRC := $(filter-out $(CORE_HOT),$(CORE_WASM_SRC))
 # Hot in the scalar core only: under SIMD these scalar references run just a
 # tail (vquantize, < 16 elements) or a stride no SIMD kernel takes
 # (idwconv2d), so the SIMD cores compile them -Oz too (decision 80: the
-# relaxed core was 137 B over the bound).
-CORE_SIMD_COLD := $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c
+# relaxed core was 137 B over the bound); the scalar f16/bf16 conversions
+# likewise run only the SIMD kernel's tail of < 8 there. Min/Max and Clip
+# keep only their f32 files hot (vminmax-f32, vclip-f32); the other dtypes'
+# numeric kernels, and generation/logprobs.c (once per token, only when
+# log-probabilities are asked for), are cold: 2.1 KB of gzip that made room
+# for the SIMD half casts.
+CORE_SIMD_COLD := $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c $(MK)/vcvt-f16-bf16-scalar.c
 
 # $(call core_variant,NAME,CFLAGS,LINK FLAGS,WASM-OPT FLAGS[,MORE COLD FILES])
 define core_variant

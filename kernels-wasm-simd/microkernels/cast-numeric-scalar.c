@@ -3,6 +3,7 @@
 #include "common/elements.h"
 #include "math/mathlib.h"
 #include "microkernels/cast.h"
+#include "microkernels/vcvt.h"
 
 #include "hologram/mem.h"
 
@@ -29,10 +30,10 @@ static void store_f(void *y, uint32_t dt, size_t i, double d) {
   case HOLO_DT_I32: ((int32_t *)y)[i] = (int32_t)sat_i64(d, -2147483648.0, 2147483647.0); break;
   case HOLO_DT_I64:
     /* 2^63 is the first double above the range */
-    ((int64_t *)y)[i] = d != d ? 0
-                        : d >= 9223372036854775808.0   ? INT64_MAX
-                        : d <= -9223372036854775808.0  ? INT64_MIN
-                                                       : (int64_t)d;
+    ((int64_t *)y)[i] = d != d                        ? 0
+                        : d >= 9223372036854775808.0  ? INT64_MAX
+                        : d <= -9223372036854775808.0 ? INT64_MIN
+                                                      : (int64_t)d;
     break;
   case HOLO_DT_U64:
     ((uint64_t *)y)[i] = d != d || d <= 0 ? 0 : d >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
@@ -56,70 +57,30 @@ static void store_i(void *y, uint32_t dt, size_t i, uint64_t v, bool is_signed) 
     ((uint16_t *)y)[i] = holo_f64_to_bf16(is_signed ? (double)(int64_t)v : (double)v);
     break;
   case HOLO_DT_BOOL: ((uint8_t *)y)[i] = v != 0; break;
-  case HOLO_DT_U8: case HOLO_DT_I8: ((uint8_t *)y)[i] = (uint8_t)v; break;
-  case HOLO_DT_U16: case HOLO_DT_I16: ((uint16_t *)y)[i] = (uint16_t)v; break;
-  case HOLO_DT_U32: case HOLO_DT_I32: ((uint32_t *)y)[i] = (uint32_t)v; break;
-  case HOLO_DT_U64: case HOLO_DT_I64: ((uint64_t *)y)[i] = v; break;
+  case HOLO_DT_U8:
+  case HOLO_DT_I8: ((uint8_t *)y)[i] = (uint8_t)v; break;
+  case HOLO_DT_U16:
+  case HOLO_DT_I16: ((uint16_t *)y)[i] = (uint16_t)v; break;
+  case HOLO_DT_U32:
+  case HOLO_DT_I32: ((uint32_t *)y)[i] = (uint32_t)v; break;
+  case HOLO_DT_U64:
+  case HOLO_DT_I64: ((uint64_t *)y)[i] = v; break;
   default: break;
   }
 }
 
-/* The 16-bit float <-> f32 casts a widened f16/bf16 model runs on every
- * weight at load and at every rounding point (compiler/rewrites/
- * widen-half.js), without the per-element dtype dispatch. A NaN moves by
- * its bits (sign, quiet bit and payload shifted; never through a float
- * conversion, whose NaN bits wasm leaves open), so a 16-bit value that is
- * widened and narrowed again is the same bits, signaling NaNs included,
- * as a kernel moving it in 16 bits would leave it. */
-static uint32_t bits_of(float f) {
-  union {
-    float f;
-    uint32_t u;
-  } v = {f};
-  return v.u;
-}
-static float float_of(uint32_t u) {
-  union {
-    uint32_t u;
-    float f;
-  } v = {u};
-  return v.f;
-}
-static uint32_t f16_bits_to_f32(uint16_t h) {
-  if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu))
-    return ((uint32_t)(h & 0x8000u) << 16) | 0x7f800000u | ((uint32_t)(h & 0x3ffu) << 13);
-  return bits_of((float)holo_f16_to_f64(h));
-}
-static uint16_t f32_bits_to_f16(uint32_t u) {
-  if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu)) {
-    uint16_t m = (uint16_t)((u & 0x7fffffu) >> 13);
-    return (uint16_t)(((u >> 16) & 0x8000u) | 0x7c00u | (m ? m : 0x200u));
-  }
-  return holo_f64_to_f16((double)float_of(u));
-}
-static uint16_t f32_bits_to_bf16(uint32_t u) {
-  if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu))
-    return (uint16_t)((u >> 16) | ((u & 0x7f0000u) ? 0 : 0x40u));
-  return holo_f64_to_bf16((double)float_of(u));
-}
-
+/* Between f16 / bf16 and f32: the vcvt microkernels' rule (vcvt.h), a NaN
+ * moved by its bits, so a 16-bit value widened and narrowed again is the
+ * same bits. */
 static bool cast_half(uint32_t sd, uint32_t dd, size_t n, const void *x, void *y) {
-  const uint16_t *h = x;
-  const uint32_t *f = x;
-  uint16_t *ho = y;
-  uint32_t *fo = y;
   if (sd == HOLO_DT_F16 && dd == HOLO_DT_F32)
-    for (size_t i = 0; i < n; i++)
-      fo[i] = f16_bits_to_f32(h[i]);
+    holo_ukernel_vcvt_f16_f32__scalar(n, x, y);
   else if (sd == HOLO_DT_BF16 && dd == HOLO_DT_F32)
-    for (size_t i = 0; i < n; i++)
-      fo[i] = (uint32_t)h[i] << 16;
+    holo_ukernel_vcvt_bf16_f32__scalar(n, x, y);
   else if (sd == HOLO_DT_F32 && dd == HOLO_DT_F16)
-    for (size_t i = 0; i < n; i++)
-      ho[i] = f32_bits_to_f16(f[i]);
+    holo_ukernel_vcvt_f32_f16__scalar(n, x, y);
   else if (sd == HOLO_DT_F32 && dd == HOLO_DT_BF16)
-    for (size_t i = 0; i < n; i++)
-      ho[i] = f32_bits_to_bf16(f[i]);
+    holo_ukernel_vcvt_f32_bf16__scalar(n, x, y);
   else
     return false;
   return true;
@@ -132,12 +93,16 @@ void holo_ukernel_cast_numeric__scalar(uint32_t sd, uint32_t dd, size_t n, const
   }
   if (cast_half(sd, dd, n, x, y)) return;
   if (holo_k_is_float(sd)) {
-    for (size_t i = 0; i < n; i++) store_f(y, dd, i, holo_k_load_f64(x, sd, i));
+    for (size_t i = 0; i < n; i++)
+      store_f(y, dd, i, holo_k_load_f64(x, sd, i));
   } else if (sd == HOLO_DT_U64) {
-    for (size_t i = 0; i < n; i++) store_i(y, dd, i, ((const uint64_t *)x)[i], false);
+    for (size_t i = 0; i < n; i++)
+      store_i(y, dd, i, ((const uint64_t *)x)[i], false);
   } else if (sd == HOLO_DT_BOOL) {
-    for (size_t i = 0; i < n; i++) store_i(y, dd, i, ((const uint8_t *)x)[i] != 0, true);
+    for (size_t i = 0; i < n; i++)
+      store_i(y, dd, i, ((const uint8_t *)x)[i] != 0, true);
   } else {
-    for (size_t i = 0; i < n; i++) store_i(y, dd, i, (uint64_t)holo_k_load_i64(x, sd, i), true);
+    for (size_t i = 0; i < n; i++)
+      store_i(y, dd, i, (uint64_t)holo_k_load_i64(x, sd, i), true);
   }
 }

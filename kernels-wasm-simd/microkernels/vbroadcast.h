@@ -62,6 +62,9 @@ void holo_ukernel_vmod_numeric__scalar(uint32_t dt, bool fmod, size_t n, const v
  * compares as double and keeps the bits. */
 void holo_ukernel_vminmax_numeric__scalar(uint32_t dt, bool max, size_t n, uint32_t nops,
                                           const void *const *p, const size_t *s, void *y);
+/* The f32 case (vminmax-f32-scalar.c, hot; the numeric kernel calls it). */
+void holo_ukernel_vminmax_f32__scalar(bool max, size_t n, uint32_t nops, const void *const *p,
+                                      const size_t *s, void *y);
 
 /* Comparisons into bool (vcmp-numeric-scalar.c): exact for integers (no
  * conversion through double); NaN compares false. */

@@ -1,4 +1,6 @@
-/* Clip (vclip.h): y = min(max(x, lo), hi), each bound only when given. */
+/* Clip (vclip.h): y = min(max(x, lo), hi), each bound only when given;
+ * every dtype but f32 (vclip-f32-scalar.c, the hot one: this file compiles
+ * -Oz in the wasm cores). */
 #include "common/elements.h"
 #include "math/mathlib.h"
 #include "microkernels/vclip.h"
@@ -20,10 +22,11 @@ void holo_ukernel_vclip_numeric__scalar(uint32_t dt, size_t n, const void *xv, c
       ((T *)y)[i] = v;                                                                                       \
     }                                                                                                        \
   }
-  case HOLO_DT_F32: CLIP(float) break;
-  case HOLO_DT_F64: CLIP(double) break;
-  HOLO_K_SIGNED_CASES(CLIP)
-  HOLO_K_UNSIGNED_CASES(CLIP)
+  case HOLO_DT_F32: holo_ukernel_vclip_f32__scalar(n, xv, lo, hi, y); break;
+  case HOLO_DT_F64:
+    CLIP(double) break;
+    HOLO_K_SIGNED_CASES(CLIP)
+    HOLO_K_UNSIGNED_CASES(CLIP)
   default: { /* F16: compare as double, keep the bits */
     const uint16_t *x = xv;
     uint16_t l = has_lo ? *(const uint16_t *)lo : 0, h = has_hi ? *(const uint16_t *)hi : 0;

@@ -12,5 +12,7 @@
  * the bits. */
 void holo_ukernel_vclip_numeric__scalar(uint32_t dt, size_t n, const void *x, const void *lo, const void *hi,
                                         void *y);
+/* The f32 case (vclip-f32-scalar.c, hot; the numeric kernel calls it). */
+void holo_ukernel_vclip_f32__scalar(size_t n, const float *x, const float *lo, const float *hi, float *y);
 
 #endif

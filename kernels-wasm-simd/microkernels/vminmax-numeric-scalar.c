@@ -1,4 +1,6 @@
-/* Max / Min of several operands along one broadcast row (vbroadcast.h). */
+/* Max / Min of several operands along one broadcast row (vbroadcast.h),
+ * every dtype but f32 (vminmax-f32-scalar.c, the hot one: this file
+ * compiles -Oz in the wasm cores). */
 #include "common/elements.h"
 #include "math/mathlib.h"
 #include "microkernels/vbroadcast.h"
@@ -16,7 +18,7 @@
     }                                                                                                        \
     ((T *)y)[j] = v;                                                                                         \
   }
-/* a NaN met first stays; a later NaN replaces a number */
+/* a NaN met first stays; a later NaN replaces a number (vminmax-f32-scalar.c) */
 #define MM_FLOAT(T)                                                                                          \
   for (size_t j = 0; j < n; j++) {                                                                           \
     T v = AT(T, 0);                                                                                          \
@@ -27,12 +29,12 @@
     ((T *)y)[j] = v;                                                                                         \
   }
 
-void holo_ukernel_vminmax_numeric__scalar(uint32_t dt, bool max, size_t n, uint32_t nops, const void *const *p,
-                                          const size_t *s, void *y) {
+void holo_ukernel_vminmax_numeric__scalar(uint32_t dt, bool max, size_t n, uint32_t nops,
+                                          const void *const *p, const size_t *s, void *y) {
   switch (dt) {
-  HOLO_K_SIGNED_CASES(MM_INT)
-  HOLO_K_UNSIGNED_CASES(MM_INT)
-  case HOLO_DT_F32: MM_FLOAT(float) break;
+    HOLO_K_SIGNED_CASES(MM_INT)
+    HOLO_K_UNSIGNED_CASES(MM_INT)
+  case HOLO_DT_F32: holo_ukernel_vminmax_f32__scalar(max, n, nops, p, s, y); break;
   case HOLO_DT_F64: MM_FLOAT(double) break;
   default: /* F16: compare as double, keep the bits */
     for (size_t j = 0; j < n; j++) {

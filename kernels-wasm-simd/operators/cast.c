@@ -15,9 +15,10 @@
  *  - integer -> float rounds to nearest even.
  *  - anything -> bool is (x != 0) (NaN -> true); bool -> anything is 0 / 1.
  * The conversions: microkernels/cast.h. */
+#include "microkernels/cast.h"
 #include "common/check.h"
 #include "common/shape.h"
-#include "microkernels/cast.h"
+#include "microkernels/vcvt.h"
 #include "operators/operators.h"
 
 static holo_status cast_to(holo_kernel_call *c, uint32_t *to) {
@@ -26,8 +27,7 @@ static holo_status cast_to(holo_kernel_call *c, uint32_t *to) {
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Cast: the int attribute 'to' is required");
   int64_t v = holo__rd_i64(a->payload);
   if (v <= 0 || v > 64 || holo_dtype_size((uint32_t)v) == 0)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Cast: target dtype %lld is not supported",
-                       (long long)v);
+    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Cast: target dtype %lld is not supported", (long long)v);
   *to = (uint32_t)v;
   return HOLO_OK;
 }
@@ -47,6 +47,17 @@ holo_status holo_k_cast_run(holo_kernel_call *c) {
   holo_tensor *yt = &c->outputs[0];
   size_t n = holo_k_prod(xt->shape, 0, xt->rank);
   if (n == 0) return HOLO_OK;
-  holo_ukernel_cast_numeric__scalar(xt->dtype, yt->dtype, n, xt->data, yt->data);
+  /* the half <-> f32 casts of a widened f16 / bf16 model: SIMD where built */
+  uint32_t sd = xt->dtype, dd = yt->dtype;
+  if (sd == HOLO_DT_F16 && dd == HOLO_DT_F32)
+    HOLO_VCVT(f16_f32)(n, xt->data, yt->data);
+  else if (sd == HOLO_DT_F32 && dd == HOLO_DT_F16)
+    HOLO_VCVT(f32_f16)(n, xt->data, yt->data);
+  else if (sd == HOLO_DT_BF16 && dd == HOLO_DT_F32)
+    HOLO_VCVT(bf16_f32)(n, xt->data, yt->data);
+  else if (sd == HOLO_DT_F32 && dd == HOLO_DT_BF16)
+    HOLO_VCVT(f32_bf16)(n, xt->data, yt->data);
+  else
+    holo_ukernel_cast_numeric__scalar(xt->dtype, yt->dtype, n, xt->data, yt->data);
   return HOLO_OK;
 }
