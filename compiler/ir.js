@@ -256,11 +256,12 @@ const UNARY_SAME = new Set([
   'Floor', 'Ceil', 'Round', 'Erf', 'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh',
   'Sign', 'LeakyRelu', 'Elu', 'Selu', 'Celu', 'HardSigmoid', 'HardSwish', 'Softplus', 'Softsign', 'ThresholdedRelu',
   'Mish', 'Gelu', 'Clip', 'LRN', 'InstanceNormalization', 'LayerNormalization', 'BatchNormalization', 'Identity',
-  'Dropout', 'Cast', 'Not', 'IsNaN', 'IsInf', 'Shrink', 'MeanVarianceNormalization', 'CumSum',
+  'Dropout', 'Cast', 'Not', 'BitwiseNot', 'IsNaN', 'IsInf', 'Shrink', 'MeanVarianceNormalization', 'CumSum',
   'QuantizeLinear', 'DequantizeLinear', // the per-tensor kernels only (onnx-ops-quant.js)
 ]);
 const BROADCAST = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'PRelu', 'Max', 'Min', 'Sum', 'Mean', 'Equal', 'Less',
-  'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Where', 'Mod', 'BitShift']);
+  'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Where', 'Mod', 'BitShift',
+  'BitwiseAnd', 'BitwiseOr', 'BitwiseXor']);
 const BOOL_OUT = new Set(['Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Xor', 'Not', 'IsNaN', 'IsInf']);
 
 /** What the shape rules read of a node: its input values, input 0's shape and rank, constant int inputs. */

@@ -102,6 +102,10 @@ OPS.BitShift = {
   },
 };
 
+// BitwiseAnd/Or/Xor/Not (opset 18): one integer dtype, broadcast like Add;
+// kept as they are (kernels-wasm-simd/operators/logical.c).
+for (const op of ['BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'BitwiseNot']) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
+
 // GlobalMaxPool is ReduceMax over every spatial axis, kept. A NaN
 // propagates, as ReduceMax's does (onnxruntime's GlobalMaxPool skips it; the
 // spec is silent: docs/converter.md).

@@ -77,6 +77,11 @@ enum { HOLO_LOGIC_AND, HOLO_LOGIC_OR, HOLO_LOGIC_XOR, HOLO_LOGIC_NOT };
 void holo_ukernel_vlogic_bool__scalar(int op, size_t n, const uint8_t *a, size_t sa, const uint8_t *b,
                                       size_t sb, uint8_t *y);
 
+/* BitwiseAnd, BitwiseOr, BitwiseXor on two operands, BitwiseNot (b NULL)
+ * on one, of one integer dtype of es bytes (vbitwise-int-scalar.c). */
+void holo_ukernel_vbitwise_int__scalar(int op, size_t es, size_t n, const void *a, size_t sa, const void *b,
+                                       size_t sb, void *y);
+
 /* BitShift (vbitshift-unsigned-scalar.c), one unsigned dtype dt: x << s or
  * x >> s; a shift of the width or more gives 0 (C leaves it undefined; the
  * ONNX reference, numpy on uint64, agrees for the widths the suite tests). */

@@ -67,6 +67,7 @@ HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(m
                                                     HOLO_K_OPERATOR(mish) HOLO_K_OPERATOR(shrink)
                                                         HOLO_K_OPERATOR(isnan) HOLO_K_OPERATOR(isinf)
                                                             HOLO_K_OPERATOR(bitshift)
+HOLO_K_OPERATOR(bitwiseand) HOLO_K_OPERATOR(bitwiseor) HOLO_K_OPERATOR(bitwisexor) HOLO_K_OPERATOR(bitwisenot)
 HOLO_K_OPERATOR(scatterelements) HOLO_K_OPERATOR(scatternd) HOLO_K_OPERATOR(gathernd)
 HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero) HOLO_K_OPERATOR(uniqueorder) HOLO_K_OPERATOR(unique)
 /* detection (nms.c, roialign.c) */

@@ -1129,6 +1129,61 @@ static void test_layernorm(void **st) {
   kt_expect_fail(&k, HOLO_ERR_UNSUPPORTED, "LayerNormalization");
 }
 
+/* BitwiseAnd/Or/Xor/Not: every integer dtype, [2,3] against a broadcast [3]
+ * and [2,1], checked byte by byte against a reference (the bits of a
+ * bitwise op do not depend on the lane width); refusals of mixed dtypes,
+ * bool and float operands. */
+static void test_bitwise(void **st) {
+  (void)st;
+  static const uint32_t dts[] = {HOLO_DT_I8,  HOLO_DT_U8,  HOLO_DT_I16, HOLO_DT_U16,
+                                 HOLO_DT_I32, HOLO_DT_U32, HOLO_DT_I64, HOLO_DT_U64};
+  static const char *const ops[] = {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot"};
+  const int64_t sa[2] = {2, 3}, sb[2][2] = {{3, 0}, {2, 1}};
+  const uint32_t rb[2] = {1, 2};
+  uint8_t a[6 * 8], b[6 * 8], want[6 * 8];
+  uint32_t seed = 12345;
+  for (size_t i = 0; i < sizeof a; i++) {
+    a[i] = (uint8_t)((seed = seed * 1664525u + 1013904223u) >> 24);
+    b[i] = (uint8_t)((seed = seed * 1664525u + 1013904223u) >> 24);
+  }
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+    const size_t es = d < 2 ? 1 : d < 4 ? 2 : d < 6 ? 4 : 8;
+    for (int op = 0; op < 4; op++)
+      for (int form = 0; form < 2; form++) {
+        for (size_t e = 0; e < 6; e++) {
+          /* element e = (r, c) of [2,3]; b's element: c for [3], r for [2,1] */
+          const size_t be = form == 0 ? e % 3 : e / 3;
+          for (size_t j = 0; j < es; j++) {
+            const uint8_t x = a[e * es + j], y = b[be * es + j];
+            want[e * es + j] = (uint8_t)(op == 0 ? x & y : op == 1 ? x | y : op == 2 ? x ^ y : ~x);
+          }
+        }
+        kt_call k;
+        kt_init(&k, ops[op]);
+        kt_input(&k, 0, dts[d], 2, sa, a);
+        if (op < 3) kt_input(&k, 1, dts[d], rb[form], sb[form], b);
+        assert_int_equal(kt_exec(&k), HOLO_OK);
+        assert_int_equal(k.out[0].dtype, dts[d]);
+        assert_int_equal(k.out[0].rank, 2);
+        assert_memory_equal(k.out[0].data, want, 6 * es);
+        kt_free(&k);
+      }
+  }
+  const int64_t s3[1] = {3};
+  kt_call k;
+  kt_init(&k, "BitwiseAnd");
+  kt_input(&k, 0, HOLO_DT_I32, 1, s3, a);
+  kt_input(&k, 1, HOLO_DT_U32, 1, s3, b);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "BitwiseAnd");
+  kt_init(&k, "BitwiseOr");
+  kt_input(&k, 0, HOLO_DT_BOOL, 1, s3, a);
+  kt_input(&k, 1, HOLO_DT_BOOL, 1, s3, b);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "BitwiseOr");
+  kt_init(&k, "BitwiseNot");
+  kt_input(&k, 0, HOLO_DT_F32, 1, s3, a);
+  kt_expect_fail(&k, HOLO_ERR_KERNEL, "BitwiseNot");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cast),
@@ -1139,6 +1194,7 @@ int main(void) {
       cmocka_unit_test(test_unary_exact),
       cmocka_unit_test(test_unary_more),
       cmocka_unit_test(test_bitshift_classify),
+      cmocka_unit_test(test_bitwise),
       cmocka_unit_test(test_windows),
       cmocka_unit_test(test_max_min_f32),
       cmocka_unit_test(test_pow_mod),

@@ -201,6 +201,9 @@ Object.assign(RUNTIME_CASES, {
     { op: 'IsInf', ins: [t(dt, [EDGE[dt].length])], attrs: { detect_positive: 0 } }]),
   BitShift: () => [D.u8, D.u16, D.u32, D.u64].flatMap((dt) => ['LEFT', 'RIGHT'].map((direction) => ({
     op: 'BitShift', ins: [t(dt, [EDGE[dt].length, 1]), t(dt, [5], BIG.has(dt) ? [0n, 1n, 7n, 63n, 64n] : [0, 1, 7, 15, 31])], attrs: { direction } }))),
+  ...Object.fromEntries(['BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'BitwiseNot'].map((op) => [op, () =>
+    [D.i8, D.u8, D.i16, D.u16, D.i32, D.u32, D.i64, D.u64].map((dt) => ({ op, opset: 18,
+      ins: op === 'BitwiseNot' ? [t(dt, [EDGE[dt].length])] : [t(dt, [EDGE[dt].length, 1]), t(dt, [3], EDGE[dt].slice(-3))] }))])),
   Gelu: () => ['none', 'tanh'].map((approximate) => ({ op: 'Gelu', opset: 20, ins: [fe([34])], attrs: { approximate } })),
   // Dropout reaches the kernel with its mask in use (else it is the identity and removed)
   Dropout: () => [{ op: 'Dropout', ins: [fe([2, 3])], outs: 2 },
