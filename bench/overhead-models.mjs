@@ -9,7 +9,10 @@
 //   if_64        If on a bool input: then Gather(reversed columns)+Add, else
 //                Mul+Sigmoid (a Gather may fail: the converter keeps the If construct);
 //   loop<m>_64   Loop with a trip-count input M (fed m) over a body Add+Mul on [1,64]
-//                (M is an input so the converter keeps the construct).
+//                (M is an input so the converter keeps the construct);
+//   head15_96    a 15-node classifier head on [1,16,96]: Flatten, then three
+//                Gemm(transB=1) + LayerNormalization + Relu blocks (1536->96, 96->96,
+//                96->96), a Gemm to 1 and a Sigmoid (issue 40's 4x case).
 // rungs() lists them; build(rung) returns the ONNX bytes; feeds(rung, rand)
 // gives one run's inputs: x fresh from rand (every run, so the memo can never
 // answer), the If's cond drawn from rand too, M fixed.
@@ -35,6 +38,7 @@ export function rungs() {
   r.push({ name: 'ifsel_64', kind: 'if', sel: true, w: 64, nodes: 3 });
   r.push({ name: 'if_64', kind: 'if', sel: false, w: 64, nodes: 3 });
   for (const m of [1, 16]) r.push({ name: `loop${m}_64`, kind: 'loop', m, w: 64, nodes: 1 + 2 * m });
+  r.push({ name: 'head15_96', kind: 'head', w: 16 * 96, out: 1, nodes: 15 });
   return r;
 }
 
@@ -43,7 +47,7 @@ const EW = ['Add', 'Mul', 'Relu', 'Sigmoid'];
 export function build(rung) {
   seed = 7;
   const { w } = rung;
-  const b = new OnnxBuilder(13).input('x', FLOAT, [1, w]);
+  const b = new OnnxBuilder(rung.kind === 'head' ? 17 : 13).input('x', FLOAT, rung.kind === 'head' ? [1, 16, 96] : [1, w]);
   if (rung.kind === 'ew') {
     rawInit(b, 'a', [1, w], filled(w, 0.125));
     rawInit(b, 'm', [1, w], filled(w, 0.875));
@@ -80,8 +84,25 @@ export function build(rung) {
     body.node('Add', ['s', 'a'], ['sa']).node('Mul', ['sa', 'm'], ['s2']).node('Identity', ['cin'], ['cout']);
     body.output('cout', BOOL, []).output('s2', FLOAT, [1, w]);
     b.node('Loop', ['M', '', 'x'], ['y'], { body: G(body) });
+  } else if (rung.kind === 'head') {
+    b.node('Flatten', ['x'], ['f']);
+    let cur = 'f', k = w;
+    for (let i = 0; i < 3; i++) {
+      rawInit(b, `w${i}`, [96, k], randf(96 * k, 1 / Math.sqrt(k)));
+      rawInit(b, `b${i}`, [96], randf(96, 0.1));
+      rawInit(b, `g${i}`, [96], randf(96, 1));
+      rawInit(b, `be${i}`, [96], randf(96, 0.1));
+      b.node('Gemm', [cur, `w${i}`, `b${i}`], [`h${i}`], { transB: 1 });
+      b.node('LayerNormalization', [`h${i}`, `g${i}`, `be${i}`], [`n${i}`], { axis: -1 });
+      b.node('Relu', [`n${i}`], [`r${i}`]);
+      cur = `r${i}`, k = 96;
+    }
+    rawInit(b, 'wo', [1, 96], randf(96, 0.1));
+    rawInit(b, 'bo', [1], randf(1, 0.1));
+    b.node('Gemm', [cur, 'wo', 'bo'], ['logit'], { transB: 1 });
+    b.node('Sigmoid', ['logit'], ['y']);
   } else throw new Error(`rung kind ${rung.kind}`);
-  b.output('y', FLOAT, [1, rung.w]);
+  b.output('y', FLOAT, [1, rung.out ?? rung.w]);
   return b.bytes();
 }
 
@@ -90,7 +111,7 @@ export function build(rung) {
  * rand(n) gives n fresh floats.
  */
 export function feeds(rung, rand) {
-  const f = { x: { type: 'float32', data: rand(rung.w), shape: [1, rung.w] } };
+  const f = { x: { type: 'float32', data: rand(rung.w), shape: rung.kind === 'head' ? [1, 16, 96] : [1, rung.w] } };
   if (rung.kind === 'if') f.cond = { type: 'bool', data: Uint8Array.of(rand(1)[0] > 0 ? 1 : 0), shape: [] };
   if (rung.kind === 'loop') f.M = { type: 'int64', data: BigInt64Array.of(BigInt(rung.m)), shape: [] };
   return f;
