@@ -44,7 +44,7 @@ struct holo_session {
 
   const holo_kernel **kernels; /* per node */
   uint32_t *key_at;            /* per node: its outputs' first entry in keys */
-  uint32_t (*keys)[8];         /* per node output: its label's key (§5), SHA-256 words */
+  uint32_t (*keys)[8];         /* per node output: its label's BLAKE3 key (§5), LE words */
   uint8_t *in_cone;            /* per node: all inputs constant (transitively) */
   uint8_t *control;            /* per node: HOLO_CTL_* (a construct of nested graphs), 0 = a kernel */
   uint32_t *last_use;          /* per value: last node reading it; n_nodes = kept to the end */

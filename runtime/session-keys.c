@@ -1,5 +1,5 @@
 /* A session's cold labels: the per-node, per-output keys computed labels
- * are chained from (format §5, holo/node/v3), hashed once at load; the
+ * are chained from (format §5, holo/node/v4), hashed once at load; the
  * code identity; the label a probe asks of one node. Nothing here runs per
  * node per execution (session-labels.c is that), so it is compiled for
  * size in the wasm core (wasm.mk). */
@@ -18,12 +18,12 @@ static void hash_u32(holo_sha256 *c, uint32_t v) {
   holo_sha256_update(c, w, 4);
 }
 
-/* N_k = SHA-256("holo/node/v3\0" || backend identity "\0" || kernel
+/* N_k = SHA-256("holo/node/v4\0" || backend identity "\0" || kernel
  * identity "\0" || u32 n_attrs || attributes || u32 n_in || u32 n_out ||
- * u32 k), kept as the eight state words the compression starts from. n_in
- * and n_out are the node's, so a key fixes its label's block count. */
+ * u32 k), kept as the eight little-endian words of its bytes: the BLAKE3
+ * key of output k's label (session-labels.c). */
 void holo__s_node_keys(holo_session *s, uint32_t i, const holo_kernel *k) {
-  static const char tag[] = "holo/node/v3";
+  static const char tag[] = "holo/node/v4";
   const holo_ar_node *n = &s->ar.nodes[i];
   holo_sha256 c;
   uint8_t w[8], d[HOLO_DIGEST_LEN];
@@ -52,8 +52,8 @@ void holo__s_node_keys(holo_session *s, uint32_t i, const holo_kernel *k) {
     hash_u32(&co, o);
     holo_sha256_final(&co, d);
     for (int j = 0; j < 8; j++)
-      key[j] = (uint32_t)d[4 * j] << 24 | (uint32_t)d[4 * j + 1] << 16 | (uint32_t)d[4 * j + 2] << 8 |
-               d[4 * j + 3];
+      key[j] = (uint32_t)d[4 * j] | (uint32_t)d[4 * j + 1] << 8 | (uint32_t)d[4 * j + 2] << 16 |
+               (uint32_t)d[4 * j + 3] << 24;
   }
 }
 
