@@ -1,5 +1,5 @@
 /* BLAKE3 keyed hashing (runtime/blake3.c) against the official test vectors
- * (BLAKE3-team/BLAKE3 test_vectors/test_vectors.json, keyed_hash, first 32
+ * (the BLAKE3 team's repository, its test vectors file, keyed_hash, first 32
  * bytes): input byte i is i mod 251, key "whats the Elvish word for friend".
  * The lengths cover an empty message, a partial block, one chunk less a
  * byte, exactly one chunk (no parent), one chunk and a byte (a parent over
