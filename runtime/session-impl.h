@@ -81,6 +81,12 @@ struct holo_session {
     uint64_t budget, spilled;
     uint8_t *filter;
   } tier;
+
+  /* the content labels of the i64 iteration numbers 0..63 a Loop binds,
+   * each hashed on first use (bit v of iter_known): a trip cost one
+   * SHA-256 of its scalar, 23 % of a 16-trip loop's run (session-loop.c) */
+  uint64_t iter_known;
+  holo_digest iter_digest[64];
 };
 
 #define NODE_FMT "node %u (%.*s %.*s)"

@@ -29,7 +29,15 @@ static holo_status scalar_entry(holo_session *s, uint32_t dtype, int64_t v, holo
   holo_put_i64le(b, v);
   size_t es = holo_dtype_size(dtype);
   holo_digest d;
-  holo_content_digest(dtype, 0, 0, b, es, &d);
+  if (dtype == HOLO_DT_I64 && v >= 0 && v < 64) {
+    if (!(s->iter_known >> v & 1)) {
+      holo_content_digest(dtype, 0, 0, b, es, &s->iter_digest[v]);
+      s->iter_known |= (uint64_t)1 << v;
+    }
+    d = s->iter_digest[v];
+  } else {
+    holo_content_digest(dtype, 0, 0, b, es, &d);
+  }
   holo_entry *e = holo_arena_find(&s->arena, &d);
   if (!e) {
     holo_buf *buf;

@@ -176,6 +176,35 @@ test('memo and elision: a repeated call is one memo hit; an iteration recomputin
   hs2.dispose();
 });
 
+// The iteration number is content-labelled like any i64 scalar input, on the
+// first trip that binds it and on every later one (the session keeps the
+// digests of 0..63: session-loop.c). A top-level Cast(k) and the body's Cast(i)
+// at trip k share a label, so one is elided for the other.
+test('Loop: the iteration number has the content label of the same i64 scalar, cached or not', () => {
+  const g = new GraphBuilder();
+  const m = g.input('M', DT.i64, []);
+  const k = g.input('k', DT.i64, []);
+  const y0 = g.constant('y0', DT.f32, [], Float32Array.from([0]));
+  const [a] = g.node('Cast', [k], { attrs: { to: 1 }, outputs: [{ name: 'a', dtype: DT.f32, shape: [] }] });
+  const [yf] = g.node('Loop', [m, null, y0], { outputs: [{ name: 'yf', dtype: DT.f32, shape: [] }] });
+  const it = g.graphInput('i', DT.i64, []), cin = g.graphInput('cin', DT.bool, []), y = g.graphInput('y', DT.f32, []);
+  const first = g.nodeCount();
+  const [fi] = g.node('Cast', [it], { attrs: { to: 1 }, outputs: [{ name: 'fi', dtype: DT.f32, shape: [] }] });
+  g.subgraph('body', 1, first, 1, [it, cin, y], [cin, fi]);
+  g.output(a);
+  g.output(yf);
+  const hs = rt.load(writeHolo(g.toJSON()));
+  const run = (kv) => {
+    const c0 = hs.counters;
+    const out = hs.execute([{ data: BigInt64Array.from([4n]), shape: [] }, { data: BigInt64Array.from([BigInt(kv)]), shape: [] }]);
+    assert.equal([...out[0].data, ...out[1].data], [kv, 3]);
+    return hs.counters.elided - c0.elided;
+  };
+  assert.is(run(2), 1, 'first trips: the body Cast at i = 2 finds the top-level Cast(2) resident');
+  assert.is(run(3), 5, 'cached digests: all four body Casts resident from the last call, and Cast(3) is trip 3');
+  hs.dispose();
+});
+
 test('Loop: an iteration budget ends a loop that never ends, with a message; the session stays usable', () => {
   const g = new GraphBuilder();
   const x = g.input('x', DT.f32, [1]);
