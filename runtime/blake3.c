@@ -8,6 +8,7 @@
 #include "blake3.h"
 
 #include "hologram/mem.h"
+#include "label.h"
 
 enum { CHUNK_START = 1, CHUNK_END = 2, PARENT = 4, ROOT = 8, KEYED_HASH = 16 };
 
@@ -99,10 +100,6 @@ void holo__blake3_keyed(const uint32_t key[8], const uint8_t *msg, size_t len, u
       cv[i] = key[i];
     compress(cv, pair, 0, 64, KEYED_HASH | PARENT | ROOT);
   }
-  for (int i = 0; i < 8; i++) {
-    out[4 * i] = (uint8_t)cv[i];
-    out[4 * i + 1] = (uint8_t)(cv[i] >> 8);
-    out[4 * i + 2] = (uint8_t)(cv[i] >> 16);
-    out[4 * i + 3] = (uint8_t)(cv[i] >> 24);
-  }
+  for (int i = 0; i < 8; i++)
+    holo_put_u32le(out + 4 * i, cv[i]);
 }
