@@ -40,6 +40,8 @@
 //     large) in front of a MatMul (which packs it once), then + bias.
 //     bits 2 and 8: standard ops that keep B packed in the archive
 //     (nbitsWeight, onnx-ops-msft-nbits.js, decision 84).
+//   QLinearConv (channels_last), QLinearAveragePool, MatMulInteger16:
+//     onnx-ops-msft-qconv.js (decision 86).
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 import { MSFT_TRANSFORMER_OPS } from './onnx-ops-msft-transformer.js';
@@ -48,6 +50,7 @@ import { MSFT_ROTARY_OPS } from './onnx-ops-msft-rotary.js';
 import { MSFT_GQA_OPS } from './onnx-ops-msft-gqa.js';
 import { MSFT_EMBED_OPS } from './onnx-ops-msft-embed.js';
 import { nbitsWeight } from './onnx-ops-msft-nbits.js';
+import { MSFT_QCONV_OPS, setGlobalAvgPool } from './onnx-ops-msft-qconv.js';
 
 const OPS = Object.create(null);
 const INT8 = new Set([DT.u8, DT.i8]);
@@ -233,4 +236,5 @@ OPS.MatMulNBits = {
   },
 };
 
-export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS, MSFT_GQA_OPS, MSFT_EMBED_OPS); // + the transformer, attention, rotary, GQA and embedding ops (onnx-ops-msft-transformer.js, -attention.js, -rotary.js, -gqa.js, -embed.js)
+setGlobalAvgPool(OPS.QLinearGlobalAveragePool); // QLinearAveragePool's whole-image case
+export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS, MSFT_GQA_OPS, MSFT_EMBED_OPS, MSFT_QCONV_OPS); // + the transformer, attention, rotary, GQA, embedding and quantized conv/pool ops (onnx-ops-msft-transformer.js, -attention.js, -rotary.js, -gqa.js, -embed.js, -qconv.js)
