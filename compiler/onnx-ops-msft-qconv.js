@@ -31,6 +31,21 @@
 //     y = 65536 * hh + 256 * (hl + lh) + ll in int32 with the backend's
 //     wrapping Mul / Add: onnxruntime's int32 GEMM (Eigen, wrapping) gives
 //     the same bits modulo 2^32. K is bounded by MatMulInteger's 33025.
+//   FusedConv (X, W, B?, Z?; the Conv attributes, activation,
+//     activation_params): onnxruntime's Conv<float> with Z as the GEMM's
+//     initial value and the MLAS activation after: act(Conv(X, W, B) + Z),
+//     lowered as Conv (onnx-ops.js), Add, then the activation's standard op
+//     -- Relu, Tanh, Sigmoid, LeakyRelu (alpha = params[0]), Clip (min, max
+//     = params[0..1]), HardSigmoid (alpha, beta = params[0..1]); float32.
+//     Refused: another activation, activation_params of another count than
+//     the activation takes (onnxruntime fails such a session too), other
+//     dtypes.
+//   NhwcConv (X, W, B?): onnxruntime-node registers no CPU kernel for it
+//     (session creation: "Could not find an implementation"); its CUDA
+//     kernel is Conv with X and Y channels-last and W as [M, C/group,
+//     k...] (the NHWC layout transformation moves only the activations).
+//     Lowered as Transpose, Conv, Transpose back, and tested against that
+//     graph of standard ops in onnxruntime-node. float32, 1-D and 2-D.
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QGEMM_OPS } from './onnx-ops-qgemm.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
@@ -164,6 +179,54 @@ OPS.MatMulInteger16 = {
     const hh = e('Mul', [mm(ah, bh), i32(65536)]);
     const mid = e('Mul', [e('Add', [mm(ah, bl), mm(al, bh)]), i32(256)]);
     e('Add', [e('Add', [hh, mid]), mm(al, bl)], {}, o);
+  },
+};
+
+const CONV_ATTRS = ['auto_pad', 'dilations', 'group', 'kernel_shape', 'pads', 'strides'];
+const convNode = (n, ins, outs) => ({ ...n, opType: 'Conv', inputs: ins, outputs: outs, attrs: Object.fromEntries(Object.entries(n.attrs).filter(([k]) => CONV_ATTRS.includes(k))) });
+const ACTS = { Relu: 0, Tanh: 0, Sigmoid: 0, LeakyRelu: 1, Clip: 2, HardSigmoid: 2 };
+
+function checkF32(ctx, n, k) {
+  for (const v of n.inputs.slice(0, k)) if (v && ctx.value(v).dtype !== DT.f32) throw new Unsupported('the inputs must be float32');
+}
+
+OPS.FusedConv = {
+  attrs: [...CONV_ATTRS, 'activation', 'activation_params'],
+  norm(ctx, n) {
+    const [x, w, b, z] = n.inputs;
+    if (!w) throw new Unsupported('X and W are required');
+    checkF32(ctx, n, 4);
+    const act = attr(n, 'activation', '');
+    const params = attr(n, 'activation_params', []);
+    if (act !== '' && !(act in ACTS)) throw new Unsupported(`activation '${act}' is not supported (Relu, Tanh, Sigmoid, LeakyRelu, Clip, HardSigmoid are)`);
+    if (act !== '' && params.length !== ACTS[act]) throw new Unsupported(`activation ${act} takes ${ACTS[act]} activation_params, got ${params.length}`);
+    const o = n.outputs[0];
+    const last = (k) => (k ? ctx.tmp(`${o}_${k}`) : o);
+    let y = last(z ? 'conv' : act ? 'conv' : '');
+    BASE_OPS.Conv.norm(ctx, convNode(n, b ? [x, w, b] : [x, w], [y]));
+    if (z) {
+      const s = act ? ctx.tmp(`${o}_sum`) : o;
+      ctx.emit('Add', [y, z], [s], {});
+      y = s;
+    }
+    if (!act) return;
+    const f = (v) => ctx.constScalar(`${o}_p`, DT.f32, v);
+    if (act === 'LeakyRelu') ctx.emit('LeakyRelu', [y], [o], { alpha: A.float(params[0]) });
+    else if (act === 'Clip') ctx.emit('Clip', [y, f(params[0]), f(params[1])], [o], {});
+    else if (act === 'HardSigmoid') ctx.emit('HardSigmoid', [y], [o], { alpha: A.float(params[0]), beta: A.float(params[1]) });
+    else ctx.emit(act, [y], [o], {});
+  },
+};
+
+OPS.NhwcConv = {
+  attrs: CONV_ATTRS,
+  norm(ctx, n) {
+    const [x, w, b] = n.inputs;
+    if (!w) throw new Unsupported('X and W are required');
+    checkF32(ctx, n, 3);
+    const r = ctx.shape(x)?.length;
+    if (r !== 3 && r !== 4) throw new Unsupported(`X of rank ${r ?? 'unknown'}: 1-D and 2-D NhwcConv are supported`);
+    viaChannelsFirst(ctx, x, n.outputs[0], (xf, yf) => BASE_OPS.Conv.norm(ctx, convNode(n, b ? [xf, w, b] : [xf, w], [yf])));
   },
 };
 

@@ -41,7 +41,9 @@
 //     bits 2 and 8: standard ops that keep B packed in the archive
 //     (nbitsWeight, onnx-ops-msft-nbits.js, decision 84).
 //   QLinearConv (channels_last), QLinearAveragePool, MatMulInteger16:
-//     onnx-ops-msft-qconv.js (decision 86).
+//     onnx-ops-msft-qconv.js (decision 86); FusedConv, NhwcConv there too
+//     (decision 87). GatherBlockQuantized: onnx-ops-msft-gatherbq.js
+//     (decision 87).
 import { A, attr, DT, Unsupported } from './ir.js';
 import { QUANT_OPS } from './onnx-ops-quant.js';
 import { MSFT_TRANSFORMER_OPS } from './onnx-ops-msft-transformer.js';
@@ -51,6 +53,7 @@ import { MSFT_GQA_OPS } from './onnx-ops-msft-gqa.js';
 import { MSFT_EMBED_OPS } from './onnx-ops-msft-embed.js';
 import { nbitsWeight } from './onnx-ops-msft-nbits.js';
 import { MSFT_QCONV_OPS, setGlobalAvgPool } from './onnx-ops-msft-qconv.js';
+import { MSFT_GATHERBQ_OPS } from './onnx-ops-msft-gatherbq.js';
 
 const OPS = Object.create(null);
 const INT8 = new Set([DT.u8, DT.i8]);
@@ -237,4 +240,4 @@ OPS.MatMulNBits = {
 };
 
 setGlobalAvgPool(OPS.QLinearGlobalAveragePool); // QLinearAveragePool's whole-image case
-export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS, MSFT_GQA_OPS, MSFT_EMBED_OPS, MSFT_QCONV_OPS); // + the transformer, attention, rotary, GQA, embedding and quantized conv/pool ops (onnx-ops-msft-transformer.js, -attention.js, -rotary.js, -gqa.js, -embed.js, -qconv.js)
+export const MSFT_OPS = Object.assign(OPS, MSFT_TRANSFORMER_OPS, MSFT_ATTENTION_OPS, MSFT_ROTARY_OPS, MSFT_GQA_OPS, MSFT_EMBED_OPS, MSFT_QCONV_OPS, MSFT_GATHERBQ_OPS); // + the transformer, attention, rotary, GQA, embedding, quantized conv/pool and GatherBlockQuantized ops (onnx-ops-msft-transformer.js, -attention.js, -rotary.js, -gqa.js, -embed.js, -qconv.js, -gatherbq.js)
