@@ -41,6 +41,7 @@
 //     cats; here it gives a zero row. cats_strings refused (no strings).
 import { A, attr, DT, dtypeName, Unsupported, writeElems } from './ir.js';
 import { ML_TREE_OPS } from './onnx-ops-ml-trees.js';
+import { ML_SVM_OPS } from './onnx-ops-ml-svm.js';
 
 const OPS = Object.create(null);
 const NUMERIC = new Set([DT.f32, DT.f64, DT.i64, DT.i32]);
@@ -333,4 +334,4 @@ OPS.OneHotEncoder = {
 };
 
 export const ML_DOMAIN = 'ai.onnx.ml';
-export const ML_OPS = Object.assign(OPS, ML_TREE_OPS); // + the tree ensembles (onnx-ops-ml-trees.js)
+export const ML_OPS = Object.assign(OPS, ML_TREE_OPS, ML_SVM_OPS); // + the tree ensembles (onnx-ops-ml-trees.js), the SVMs (onnx-ops-ml-svm.js)
