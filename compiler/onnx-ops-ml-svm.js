@@ -18,8 +18,9 @@
 //     P = K(K-1)/2 values post_transformed; K = 2 [-s, s] for NONE,
 //     [logistic(-s), logistic(s)] for LOGISTIC, [1 - s, s] for SOFTMAX and
 //     SOFTMAX_ZERO (onnxruntime-node 1.30, as measured); PROBIT refused
-//     there (onnxruntime writes one score of two). With prob_a / prob_b: refused
-//     (libsvm's pairwise coupling, not lowered yet).
+//     there (onnxruntime writes one score of two). With prob_a / prob_b:
+//     the scores are libsvm's pairwise-coupling probabilities (coupling()
+//     below) post_transformed, K columns; the label stays the vote's.
 //   SVMClassifier, no vectors_per_class (liblinear): s = X coefficients^T
 //     [K x C] + rho[0] (to every class); the label the first argmax, except
 //     for two classes without prob_a: classlabels[1] when every coefficient
@@ -29,6 +30,7 @@
 //   class (onnxruntime leaves a score unwritten), sizes that do not fit.
 import { A, attr, DT, Unsupported } from './ir.js';
 import { constF, constI, floats, ints, floatInput, noStrings, postTransform } from './onnx-ops-ml.js';
+import { CONTROL_OPS } from './onnx-ops-control.js';
 
 const OPS = Object.create(null);
 const emitter = (ctx, o) => (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
@@ -144,7 +146,7 @@ OPS.SVMClassifier = {
     const P = (K * (K - 1)) / 2;
     if (coef.length < (K - 1) * V) throw new Unsupported(`coefficients has ${coef.length} values, (K - 1) x V = ${(K - 1) * V} expected`);
     if (rho.length < P) throw new Unsupported(`rho has ${rho.length} values for ${P} class pairs`);
-    if (haveProba) throw new Unsupported('prob_a / prob_b with support vectors (libsvm\'s pairwise-coupling probabilities) are not supported yet');
+    if (haveProba && pa.length < P) throw new Unsupported(`prob_a has ${pa.length} values for ${P} class pairs`);
     const start = [];
     vpc.reduce((a, c, i) => ((start[i] = a), a + c), 0);
     const k = kernelDot(ctx, e, o, x, sv, V, f, kp, 0, 'sv'); // [N, V]
@@ -162,6 +164,7 @@ OPS.SVMClassifier = {
     const am = e('ArgMax', [votes], { axis: A.int(1), keepdims: A.int(0), select_last_index: A.int(0) });
     e('Gather', [lab, am], { axis: A.int(0) }, yo);
     if (!zo) return;
+    if (haveProba) return void postTransform(ctx, coupling(ctx, e, o, s, K, P, pa, pb), pt, o, zo);
     if (K > 2) return void postTransform(ctx, s, pt, o, zo);
     if (pt === 'PROBIT') throw new Unsupported('post_transform PROBIT with two classes and no prob_a is not supported (onnxruntime writes one score of two)');
     if (pt === 'LOGISTIC') return void e('Concat', [e('Sigmoid', [e('Neg', [s])]), e('Sigmoid', [s])], { axis: A.int(1) }, zo);
@@ -169,5 +172,84 @@ OPS.SVMClassifier = {
     e('Concat', [first, s], { axis: A.int(1) }, zo);
   },
 };
+
+/**
+ * onnxruntime's probabilities from the pairwise decision values s [N, P]:
+ * r_ij = clamp(1 - logistic(s A + B), 1e-7, 1 - 1e-7), r_ji = 1 - r_ij, then
+ * multiclass_probability (libsvm's pairwise coupling, ml_common.h): Q from
+ * r, p = 1/K, at most 100 sweeps, a row stopping at the first sweep whose
+ * max |Qp_i - pQp| < 0.005 / K. The sweeps are a Loop run while any row
+ * goes on; a stopped row's sweeps take diff = 0 (p unchanged, exactly).
+ * Returns p [N, K].
+ */
+function coupling(ctx, e, o, s, K, P, pa, pb) {
+  const c = (k, v) => ctx.constScalar(`${o}_${k}`, DT.f32, v);
+  const ax = (k, a) => constI(ctx, `${o}_axc${k}`, [a.length], a);
+  // sigmoid_probability: 1 - ComputeLogistic(s A + B), ComputeLogistic(v) = v < 0 ? 1 - t : t, t = 1 / (1 + exp(-|v|))
+  const v = e('Add', [e('Mul', [s, constF(ctx, `${o}_pa`, [P], pa.slice(0, P))]), constF(ctx, `${o}_pb`, [P], pb.slice(0, P))]);
+  const t = e('Div', [c('one_c', 1), e('Add', [c('one_c2', 1), e('Exp', [e('Neg', [e('Abs', [v])])])])]);
+  const lg = e('Where', [e('Less', [v, c('zero_c', 0)]), e('Sub', [c('one_c3', 1), t]), t]);
+  const val = e('Min', [e('Max', [e('Sub', [c('one_c4', 1), lg]), c('lo', Math.fround(1e-7))]), c('hi', Math.fround(1 - Math.fround(1e-7)))]);
+  // r [N, K, K]: r_ij = val, r_ji = 1 - val (each entry one term: exact)
+  const Mij = new Float32Array(P * K * K), Mji = new Float32Array(P * K * K);
+  let q = 0;
+  for (let i = 0; i < K - 1; i++) for (let j = i + 1; j < K; j++, q++) { Mij[q * K * K + i * K + j] = 1; Mji[q * K * K + j * K + i] = 1; }
+  const rf = e('Add', [e('MatMul', [val, constF(ctx, `${o}_mij`, [P, K * K], Mij)]), e('MatMul', [e('Sub', [c('one_c5', 1), val]), constF(ctx, `${o}_mji`, [P, K * K], Mji)])]);
+  const r = e('Reshape', [rf, constI(ctx, `${o}_rshape`, [3], [0, K, K])], { allowzero: A.int(0) });
+  const rT = e('Transpose', [r], { perm: A.ints([0, 2, 1]) }); // rT[i][j] = r[j][i]
+  // Q_ii = sum_j r_ji^2 (r_ii = 0), Q_ij = -r_ji r_ij
+  const qd = e('ReduceSum', [e('Mul', [rT, rT]), ax('2', [2])], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) }); // [N, K, 1]
+  const eye = ctx.constRaw(`${o}_eye`, DT.bool, [K, K], Uint8Array.from({ length: K * K }, (_, k) => (k % (K + 1) === 0 ? 1 : 0)));
+  const Q = e('Where', [eye, qd, e('Neg', [e('Mul', [rT, r])])]);
+  const qRow = [], qDiag = [];
+  for (let i = 0; i < K; i++) {
+    qRow.push(e('Gather', [Q, constI(ctx, `${o}_qi${i}`, [], [i])], { axis: A.int(1) })); // [N, K]
+    qDiag.push(e('Slice', [qRow[i], constI(ctx, `${o}_qs${i}`, [1], [i]), constI(ctx, `${o}_qe${i}`, [1], [i + 1]), constI(ctx, `${o}_qa${i}`, [1], [1])])); // [N, 1]
+  }
+  // the initial state: p = 1/K, no row stopped
+  const nDim = ctx.emit('Shape', [s], [ctx.tmp(`${o}_cn`)], { start: A.int(0), end: A.int(1) })[0];
+  const p0 = e('Expand', [c('invk', Math.fround(1 / K)), e('Concat', [nDim, constI(ctx, `${o}_ck`, [1], [K])], { axis: A.int(0) })]);
+  const d0 = e('Expand', [ctx.constRaw(`${o}_f`, DT.bool, [], Uint8Array.of(0)), e('Concat', [nDim, constI(ctx, `${o}_c1`, [1], [1])], { axis: A.int(0) })]);
+  const tag = `${o}/coupling`;
+  const nodes = [];
+  let cnt = 0;
+  const b = (op, ins, attrs = {}) => {
+    const out = `${tag}/v${cnt++}`;
+    nodes.push({ opType: op, domain: '', name: out, inputs: ins, outputs: [out], attrs: Object.assign(Object.create(null), attrs) });
+    return out;
+  };
+  const it = `${tag}/iter`, condIn = `${tag}/cond_in`, pIn = `${tag}/p_in`, dIn = `${tag}/done_in`;
+  const ax1 = ax('1', [1]), red = (op, x) => b(op, [x, ax1], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) });
+  let Qp = b('Squeeze', [b('MatMul', [Q, b('Unsqueeze', [pIn, ax('m1', [2])])]), ax('m2', [2])]); // [N, K]
+  let pQp = b('MatMul', [b('Mul', [pIn, Qp]), constF(ctx, `${o}_ones`, [K, 1], Array(K).fill(1))]);
+  const err = b('Abs', [b('Sub', [Qp, pQp])]);
+  const errs = Array.from({ length: K }, (_, i) => b('Slice', [err, constI(ctx, `${o}_es${i}`, [1], [i]), constI(ctx, `${o}_ee${i}`, [1], [i + 1]), ax1]));
+  const stop = b('Less', [b('Max', errs), c('eps', Math.fround(Math.fround(0.005) / K))]);
+  const done = b('Or', [dIn, stop]);
+  let p = pIn;
+  const one = c('one_b', 1), two = c('two_b', 2), zero = c('zero_b', 0);
+  for (let i = 0; i < K; i++) {
+    const qpi = b('Slice', [Qp, constI(ctx, `${o}_bs${i}`, [1], [i]), constI(ctx, `${o}_be${i}`, [1], [i + 1]), ax1]);
+    // a stopped row takes diff = 0: its sweep leaves p exactly as it is
+    const diff = b('Where', [done, zero, b('Div', [b('Sub', [pQp, qpi]), qDiag[i]])]);
+    const onehot = constF(ctx, `${o}_oh${i}`, [K], Array.from({ length: K }, (_, k) => (k === i ? 1 : 0)));
+    p = b('Add', [p, b('Mul', [diff, onehot])]);
+    const d1 = b('Add', [one, diff]);
+    pQp = b('Div', [b('Div', [b('Add', [pQp, b('Mul', [diff, b('Add', [b('Mul', [diff, qDiag[i]]), b('Mul', [two, qpi])])])]), d1]), d1]);
+    Qp = b('Div', [b('Add', [Qp, b('Mul', [diff, qRow[i]])]), d1]);
+    p = b('Div', [p, d1]);
+  }
+  const pOut = p;
+  const condOut = b('Not', [b('Cast', [b('ReduceMin', [b('Cast', [done], { to: A.int(DT.f32) })], { keepdims: A.int(0) })], { to: A.int(DT.bool) })]);
+  const body = {
+    name: `${tag}/body`, nodes, initializers: [],
+    inputs: [{ name: it, dtype: DT.i64, shape: [] }, { name: condIn, dtype: DT.bool, shape: [] }, { name: pIn, dtype: DT.f32, shape: ctx.shape(p0) }, { name: dIn, dtype: DT.bool, shape: ctx.shape(d0) }],
+    outputs: [{ name: condOut, dtype: DT.bool, shape: [] }, { name: pOut, dtype: DT.f32, shape: null }, { name: done, dtype: DT.bool, shape: null }],
+  };
+  const pFinal = ctx.tmp(`${o}_prob`), dFinal = ctx.tmp(`${o}_done`);
+  const trips = ctx.constScalar(`${o}_trips`, DT.i64, 100), cond0 = ctx.constRaw(`${o}_cond0`, DT.bool, [], Uint8Array.of(1));
+  CONTROL_OPS.Loop.norm(ctx, { opType: 'Loop', domain: '', name: tag, inputs: [trips, cond0, p0, d0], outputs: [pFinal, dFinal], attrs: { body: { type: 'graph', value: body } } });
+  return pFinal;
+}
 
 export const ML_SVM_OPS = OPS;

@@ -78,6 +78,22 @@ test('SVMClassifier (support vectors): every kernel, 2 to 5 classes, every post_
   assert.ok(cases >= 80, `${cases} cases`);
 });
 
+test('SVMClassifier (support vectors) with prob_a / prob_b: pairwise-coupling probabilities, 2 to 5 classes, every kernel and post_transform', async () => {
+  let cases = 0;
+  for (const [kt, kp] of KERNELS) {
+    for (const K of [2, 3, 4, 5]) {
+      for (const pt of PTS) {
+        if (pt === 'PROBIT' && kt !== 'LINEAR') continue; // probabilities near 0.5 make PROBIT ill-conditioned (above); once per K
+        const C = 4, P = (K * (K - 1)) / 2;
+        const m = { ...svc(K, C, kt, kp, pt), prob_a: Fs(randn(P, -3, -0.5)), prob_b: Fs(randn(P, -0.3, 0.3)) };
+        await agree(`SVC proba ${kt} ${kp[2]} K${K} ${pt}`, classifier(m, C), xs(40, C), ['label', 'scores']);
+        cases++;
+      }
+    }
+  }
+  assert.ok(cases >= 70, `${cases} cases`);
+});
+
 test('SVMClassifier: double and int64 inputs, a 1-D X', async () => {
   await agree('SVC double', classifier(svc(3, 4, 'RBF', [0.5, 0, 0], 'SOFTMAX'), 4, DOUBLE), xs(9, 4, DOUBLE), ['label', 'scores']);
   await agree('SVC int64', classifier(svc(3, 4, 'POLY', [0.2, 0.5, 2], 'LOGISTIC'), 4, INT64), xs(9, 4, INT64), ['label', 'scores']);
