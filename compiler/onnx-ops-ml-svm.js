@@ -30,7 +30,7 @@
 //   class (onnxruntime leaves a score unwritten), sizes that do not fit.
 import { A, attr, DT, Unsupported } from './ir.js';
 import { constF, constI, floats, ints, floatInput, noStrings, postTransform } from './onnx-ops-ml.js';
-import { CONTROL_OPS } from './onnx-ops-control.js';
+import { buildGraph, emitControl } from './control-graphs.js';
 
 const OPS = Object.create(null);
 const emitter = (ctx, o) => (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
@@ -211,44 +211,39 @@ function coupling(ctx, e, o, s, K, P, pa, pb) {
   const p0 = e('Expand', [c('invk', Math.fround(1 / K)), e('Concat', [nDim, constI(ctx, `${o}_ck`, [1], [K])], { axis: A.int(0) })]);
   const d0 = e('Expand', [ctx.constRaw(`${o}_f`, DT.bool, [], Uint8Array.of(0)), e('Concat', [nDim, constI(ctx, `${o}_c1`, [1], [1])], { axis: A.int(0) })]);
   const tag = `${o}/coupling`;
-  const nodes = [];
-  let cnt = 0;
-  const b = (op, ins, attrs = {}) => {
-    const out = `${tag}/v${cnt++}`;
-    nodes.push({ opType: op, domain: '', name: out, inputs: ins, outputs: [out], attrs: Object.assign(Object.create(null), attrs) });
-    return out;
-  };
-  const it = `${tag}/iter`, condIn = `${tag}/cond_in`, pIn = `${tag}/p_in`, dIn = `${tag}/done_in`;
-  const ax1 = ax('1', [1]), red = (op, x) => b(op, [x, ax1], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) });
-  let Qp = b('Squeeze', [b('MatMul', [Q, b('Unsqueeze', [pIn, ax('m1', [2])])]), ax('m2', [2])]); // [N, K]
-  let pQp = b('MatMul', [b('Mul', [pIn, Qp]), constF(ctx, `${o}_ones`, [K, 1], Array(K).fill(1))]);
-  const err = b('Abs', [b('Sub', [Qp, pQp])]);
-  const errs = Array.from({ length: K }, (_, i) => b('Slice', [err, constI(ctx, `${o}_es${i}`, [1], [i]), constI(ctx, `${o}_ee${i}`, [1], [i + 1]), ax1]));
-  const stop = b('Less', [b('Max', errs), c('eps', Math.fround(Math.fround(0.005) / K))]);
-  const done = b('Or', [dIn, stop]);
-  let p = pIn;
+  const ax1 = ax('1', [1]);
+  const eps = c('eps', Math.fround(Math.fround(0.005) / K));
   const one = c('one_b', 1), two = c('two_b', 2), zero = c('zero_b', 0);
-  for (let i = 0; i < K; i++) {
-    const qpi = b('Slice', [Qp, constI(ctx, `${o}_bs${i}`, [1], [i]), constI(ctx, `${o}_be${i}`, [1], [i + 1]), ax1]);
-    // a stopped row takes diff = 0: its sweep leaves p exactly as it is
-    const diff = b('Where', [done, zero, b('Div', [b('Sub', [pQp, qpi]), qDiag[i]])]);
-    const onehot = constF(ctx, `${o}_oh${i}`, [K], Array.from({ length: K }, (_, k) => (k === i ? 1 : 0)));
-    p = b('Add', [p, b('Mul', [diff, onehot])]);
-    const d1 = b('Add', [one, diff]);
-    pQp = b('Div', [b('Div', [b('Add', [pQp, b('Mul', [diff, b('Add', [b('Mul', [diff, qDiag[i]]), b('Mul', [two, qpi])])])]), d1]), d1]);
-    Qp = b('Div', [b('Add', [Qp, b('Mul', [diff, qRow[i]])]), d1]);
-    p = b('Div', [p, d1]);
-  }
-  const pOut = p;
-  const condOut = b('Not', [b('Cast', [b('ReduceMin', [b('Cast', [done], { to: A.int(DT.f32) })], { keepdims: A.int(0) })], { to: A.int(DT.bool) })]);
-  const body = {
-    name: `${tag}/body`, nodes, initializers: [],
-    inputs: [{ name: it, dtype: DT.i64, shape: [] }, { name: condIn, dtype: DT.bool, shape: [] }, { name: pIn, dtype: DT.f32, shape: ctx.shape(p0) }, { name: dIn, dtype: DT.bool, shape: ctx.shape(d0) }],
-    outputs: [{ name: condOut, dtype: DT.bool, shape: [] }, { name: pOut, dtype: DT.f32, shape: null }, { name: done, dtype: DT.bool, shape: null }],
-  };
+  const ones = constF(ctx, `${o}_ones`, [K, 1], Array(K).fill(1));
+  const slice = (v, i, k) => [v, constI(ctx, `${o}_${k}s${i}`, [1], [i]), constI(ctx, `${o}_${k}e${i}`, [1], [i + 1]), ax1];
+  const onehot = Array.from({ length: K }, (_, i) => constF(ctx, `${o}_oh${i}`, [K], Array.from({ length: K }, (_, k) => (k === i ? 1 : 0))));
+  // the body is built from the backend's own (canonical) ops, not normalized
+  // as ONNX nodes at the model's opset (an opset-17 ReduceMax took no axes input)
+  const decl = [{ dtype: DT.i64, shape: [] }, { dtype: DT.bool, shape: [] }, { dtype: DT.f32, shape: ctx.shape(p0) }, { dtype: DT.bool, shape: ctx.shape(d0) }];
+  let cnt = 0;
+  const b = (op, ins, attrs = {}) => ctx.emit(op, ins, [ctx.tmp(`${tag}/v${cnt++}`)], attrs)[0];
+  const g = buildGraph(ctx, 'body', decl, ['iter', 'cond_in', 'p_in', 'done_in'], tag, ([, , pIn, dIn]) => {
+    let Qp = b('Squeeze', [b('MatMul', [Q, b('Unsqueeze', [pIn, ax('m1', [2])])]), ax('m2', [2])]); // [N, K]
+    let pQp = b('MatMul', [b('Mul', [pIn, Qp]), ones]);
+    const err = b('Abs', [b('Sub', [Qp, pQp])]);
+    const done = b('Or', [dIn, b('Less', [b('ReduceMax', [err, ax1], { keepdims: A.int(1), noop_with_empty_axes: A.int(0) }), eps])]);
+    let p = pIn;
+    for (let i = 0; i < K; i++) {
+      const qpi = b('Slice', slice(Qp, i, 'b'));
+      // a stopped row takes diff = 0: its sweep leaves p exactly as it is
+      const diff = b('Where', [done, zero, b('Div', [b('Sub', [pQp, qpi]), qDiag[i]])]);
+      p = b('Add', [p, b('Mul', [diff, onehot[i]])]);
+      const d1 = b('Add', [one, diff]);
+      pQp = b('Div', [b('Div', [b('Add', [pQp, b('Mul', [diff, b('Add', [b('Mul', [diff, qDiag[i]]), b('Mul', [two, qpi])])])]), d1]), d1]);
+      Qp = b('Div', [b('Add', [Qp, b('Mul', [diff, qRow[i]])]), d1]);
+      p = b('Div', [p, d1]);
+    }
+    const condOut = b('Not', [b('Cast', [b('ReduceMin', [b('Cast', [done], { to: A.int(DT.f32) })], { keepdims: A.int(0), noop_with_empty_axes: A.int(0) })], { to: A.int(DT.bool) })]);
+    return [condOut, p, done];
+  });
   const pFinal = ctx.tmp(`${o}_prob`), dFinal = ctx.tmp(`${o}_done`);
   const trips = ctx.constScalar(`${o}_trips`, DT.i64, 100), cond0 = ctx.constRaw(`${o}_cond0`, DT.bool, [], Uint8Array.of(1));
-  CONTROL_OPS.Loop.norm(ctx, { opType: 'Loop', domain: '', name: tag, inputs: [trips, cond0, p0, d0], outputs: [pFinal, dFinal], attrs: { body: { type: 'graph', value: body } } });
+  emitControl(ctx, 'Loop', tag, [trips, cond0, p0, d0], [g], [{ name: pFinal, ...decl[2] }, { name: dFinal, ...decl[3] }]);
   return pFinal;
 }
 

@@ -398,6 +398,8 @@ OPS.Shape = {
 function axesInput(ctx, n, fromAttrSince, name = 'axes') {
   // returns the axes value name ('' if absent)
   if (ctx.opset < fromAttrSince) {
+    // an input the op does not take at this opset is refused, not dropped (onnxruntime refuses such a model)
+    if (n.inputs[1]) throw new Unsupported(`input '${name}' is not part of opset ${ctx.opset} (an attribute before opset ${fromAttrSince})`);
     if (n.attrs[name] === undefined) return '';
     return ctx.constI64(`${n.outputs[0]}_${name}`, attr(n, name));
   }

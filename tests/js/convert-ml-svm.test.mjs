@@ -94,6 +94,21 @@ test('SVMClassifier (support vectors) with prob_a / prob_b: pairwise-coupling pr
   assert.ok(cases >= 70, `${cases} cases`);
 });
 
+test('SVMClassifier with prob_a / prob_b at default-domain opsets 7 to 21 (the coupling Loop is opset-independent)', async () => {
+  // before: its body was normalized as ONNX nodes at the model's opset (below 13 Unsqueeze / Slice took no axes
+  // inputs: the conversion failed; an opset-17 ReduceMax there dropped its axes)
+  for (const opset of [7, 9, 11, 12, 13, 17, 18, 21]) {
+    const K = 4, C = 3, P = (K * (K - 1)) / 2;
+    const m = { ...svc(K, C, 'RBF', [0.7, 0, 0], 'NONE'), prob_a: Fs(randn(P, -3, -0.5)), prob_b: Fs(randn(P, -0.3, 0.3)) };
+    const bytes = mlModel((b) => {
+      b.input('x', FLOAT, ['N', C]);
+      b.node('SVMClassifier', ['x'], ['label', 'scores'], m);
+      b.output('label', INT64, null).output('scores', FLOAT, null);
+    }, { opset });
+    await agree(`SVC proba opset ${opset}`, bytes, xs(40, C), ['label', 'scores']);
+  }
+});
+
 test('SVMClassifier: double and int64 inputs, a 1-D X', async () => {
   await agree('SVC double', classifier(svc(3, 4, 'RBF', [0.5, 0, 0], 'SOFTMAX'), 4, DOUBLE), xs(9, 4, DOUBLE), ['label', 'scores']);
   await agree('SVC int64', classifier(svc(3, 4, 'POLY', [0.2, 0.5, 2], 'LOGISTIC'), 4, INT64), xs(9, 4, INT64), ['label', 'scores']);

@@ -9,7 +9,7 @@ import { convert } from '../../compiler/convert.js';
 import { readModel, readTensor, tensorFromProto, onnx } from '../../compiler/onnx-reader.js';
 import { readHolo } from '../../compiler/holo-reader.js';
 import { init } from '../../bindings-js/index.js';
-import { OnnxBuilder, FLOAT, INT64, F, T, rand, close } from './onnx-build.mjs';
+import { OnnxBuilder, FLOAT, INT64, F, G, T, rand, close } from './onnx-build.mjs';
 
 const rt = await init();
 const i64s = (hex) => new BigInt64Array(Uint8Array.from(Buffer.from(hex, 'hex')).buffer);
@@ -285,6 +285,28 @@ test('opset 6 legacy broadcast (broadcast=1, axis) is normalized to numpy broadc
   const c = new OnnxBuilder(7);
   c.input('x', FLOAT, [2]).node('Add', ['x', 'x'], ['y'], { broadcast: 1 }).output('y', FLOAT, [2]);
   assert.throws(() => convert(c.bytes()), /unsupported op 'Add' \(node 'add_0'\): attribute 'broadcast'\/'axis' is not part of opset 7/);
+});
+
+test('an axes input the op does not take at the model\'s opset is refused, not dropped (onnxruntime refuses such a model)', async () => {
+  // before: ReduceMax at opset 17 dropped its axes input and reduced every axis, in a Loop body (decision 88's
+  // wrong probabilities) as in the main graph
+  for (const [op, opset, since] of [['ReduceMax', 17, 18], ['ReduceMean', 13, 18], ['ReduceSum', 12, 13], ['Squeeze', 12, 13], ['Unsqueeze', 12, 13]]) {
+    const b = new OnnxBuilder(opset);
+    b.input('x', FLOAT, [2, 3]).init('ax', INT64, [1], [op === 'Unsqueeze' ? 2 : 1]).node(op, ['x', 'ax'], ['y']).output('y', FLOAT, null);
+    const re = new RegExp(`unsupported op '${op}' \\(node '${op.toLowerCase()}_0'\\): input 'axes' is not part of opset ${opset} \\(an attribute before opset ${since}\\)`);
+    assert.throws(() => convert(b.bytes()), re, `${op} ${opset}`);
+    let ortRefuses = false;
+    try { await ortRun(b.bytes(), { x: { data: rand(6), shape: [2, 3] } }); } catch { ortRefuses = true; }
+    assert.ok(ortRefuses, `onnxruntime runs ${op} with an axes input at opset ${opset}`);
+  }
+  // inside a Loop body run at run time (a trip count read then)
+  const body = new OnnxBuilder(17);
+  body.input('it', INT64, []).input('c', 9, []).input('p', FLOAT, null);
+  body.node('ReduceMax', ['p', 'ax'], ['r'], { keepdims: 1 }).node('Sub', ['p', 'r'], ['q']).node('Identity', ['c'], ['co']);
+  body.output('co', 9, []).output('q', FLOAT, null);
+  const b = new OnnxBuilder(17);
+  b.input('x', FLOAT, [2, 3]).input('m', INT64, []).init('ax', INT64, [1], [1]).node('Loop', ['m', '', 'x'], ['y'], { body: G(body) }).output('y', FLOAT, null);
+  assert.throws(() => convert(b.bytes()), /ReduceMax.*input 'axes' is not part of opset 17/);
 });
 
 test('onnx-reader: typed fields, raw_data, external data refused, standalone TensorProto files', () => {
