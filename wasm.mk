@@ -89,8 +89,11 @@ CORE_COLD_SRC := $(filter-out $(CORE_HOT),$(CORE_WASM_SRC))
 # keep only their f32 files hot (vminmax-f32, vclip-f32); the other dtypes'
 # numeric kernels, and generation/logprobs.c (once per token, only when
 # log-probabilities are asked for), are cold: 2.1 KB of gzip that made room
-# for the SIMD half casts.
-CORE_SIMD_COLD := $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c $(MK)/vcvt-f16-bf16-scalar.c
+# for the SIMD half casts. The scalar Resize row runs only the odd last
+# output of a row under SIMD (resize2d-f32-simd128.c does 2 a step): cold
+# there, room for im2col's one-row panels (issue 40 item 5).
+CORE_SIMD_COLD := $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c $(MK)/vcvt-f16-bf16-scalar.c \
+  $(MK)/resize2d-f32-scalar.c
 
 # $(call core_variant,NAME,CFLAGS,LINK FLAGS,WASM-OPT FLAGS[,MORE COLD FILES])
 define core_variant

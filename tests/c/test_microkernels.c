@@ -29,6 +29,7 @@
 #include "microkernels/axis.h"
 #include "microkernels/dwconv2d.h"
 #include "microkernels/gemm.h"
+#include "microkernels/im2col.h"
 #include "microkernels/layernorm.h"
 #include "microkernels/pool2d.h"
 #include "microkernels/reduce.h"
@@ -856,6 +857,52 @@ static void test_rnncell(void **st) {
     }
 }
 
+/* -------------------------------------------------------------- im2col */
+
+/* im2col into B panels vs the direct window walk, bit for bit (pure data
+ * movement, padding +0): strides 1-3, dilation, asymmetric padding, 1x1 and
+ * 1xk kernels, output widths below, at and off the panel width, chunks
+ * that start mid-row. */
+static void test_im2col(void **st) {
+  (void)st;
+  static const int64_t G[][9] = {
+      /* H  W  kH kW sh sw dh dw pad */
+      {7, 19, 3, 3, 1, 1, 1, 1, 1}, {9, 33, 3, 3, 2, 2, 1, 1, 1}, {6, 40, 3, 3, 3, 3, 1, 1, 0},
+      {8, 24, 3, 3, 1, 1, 2, 2, 2}, {5, 16, 1, 1, 1, 1, 1, 1, 0}, {4, 37, 1, 5, 1, 2, 1, 1, 2},
+      {3, 8, 3, 3, 1, 1, 1, 1, 1},  {1, 70, 1, 9, 1, 4, 1, 1, 0}, {12, 48, 3, 3, 2, 1, 1, 3, 1}};
+  size_t Cg = 3;
+  for (size_t gi = 0; gi < sizeof G / sizeof G[0]; gi++) {
+    const int64_t *a = G[gi];
+    holo_k_win2d w = {{a[0], a[1]}, {a[2], a[3]}, {a[4], a[5]}, {a[6], a[7]}, {a[8], 0}, {0, a[8]}, {0, 0}};
+    for (int i = 0; i < 2; i++)
+      w.out[i] = (w.in[i] + w.pad_begin[i] + w.pad_end[i] - (w.k[i] - 1) * w.dil[i] - 1) / w.stride[i] + 1;
+    size_t xn = Cg * (size_t)(a[0] * a[1]), taps = (size_t)(a[2] * a[3]), K = Cg * taps;
+    size_t plane = (size_t)(w.out[0] * w.out[1]);
+    float *x = malloc(xn * sizeof(float));
+    fill(x, xn, 2.0f, true);
+    for (size_t p0 = 0; p0 < plane; p0 += 11) {
+      size_t pc = plane - p0 < 29 ? plane - p0 : 29, np = (pc + 7) / 8;
+      float *d = malloc(np * 8 * K * sizeof(float));
+      memset(d, 0x55, np * 8 * K * sizeof(float));
+      holo_ukernel_im2col_f32__scalar(d, x, &w, Cg, p0, pc);
+      for (size_t j = 0; j < np * 8; j++)
+        for (size_t k = 0; k < K; k++) {
+          uint32_t want = 0;
+          if (j < pc) {
+            size_t p = p0 + j, c = k / taps, kh = k % taps / (size_t)a[3], kw = k % (size_t)a[3];
+            int64_t ih = (int64_t)(p / (size_t)w.out[1]) * a[4] - w.pad_begin[0] + (int64_t)kh * a[6];
+            int64_t iw = (int64_t)(p % (size_t)w.out[1]) * a[5] - w.pad_begin[1] + (int64_t)kw * a[7];
+            if (ih >= 0 && ih < a[0] && iw >= 0 && iw < a[1]) want = f_bits(x[c * (size_t)(a[0] * a[1]) + (size_t)(ih * a[1] + iw)]);
+          }
+          uint32_t got = f_bits(d[(j / 8) * K * 8 + k * 8 + j % 8]);
+          if (got != want) fail_msg("im2col geometry %zu p0=%zu j=%zu k=%zu: %08x vs %08x", gi, p0, j, k, got, want);
+        }
+      free(d);
+    }
+    free(x);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gemm),
@@ -869,6 +916,7 @@ int main(void) {
     cmocka_unit_test(test_gavgpool),
     cmocka_unit_test(test_reduce_runs),
     cmocka_unit_test(test_transpose2d),
+    cmocka_unit_test(test_im2col),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
