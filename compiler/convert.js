@@ -373,6 +373,7 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   const opset = modelOpset(model);
   const ir = new IR();
   ir.opset = opset;
+  ir.mlOpset = model.opsets[ML_DOMAIN] ?? null; // ai.onnx.ml's version (LabelEncoder's NaN keys depend on it)
   // all folds of this conversion together: in proportion to the file, so a
   // chain of folds that each stay within 4x their inputs cannot compound;
   // the model's side files are part of it (a 1 GiB weight beside a 1 KiB graph)

@@ -31,6 +31,8 @@ function normalizerContext(ir, g, opset, fold, state) {
   };
   const ctx = {
     opset,
+    /** The model's ai.onnx.ml opset (null when it imports none). */
+    mlOpset: ir.mlOpset ?? null,
     value: (n) => {
       // normalizers ask for the values they need: an absent one is the model's fault
       const v = ir.get(n);

@@ -42,6 +42,7 @@
 import { A, attr, DT, dtypeName, Unsupported, writeElems } from './ir.js';
 import { ML_TREE_OPS } from './onnx-ops-ml-trees.js';
 import { ML_SVM_OPS } from './onnx-ops-ml-svm.js';
+import { ML_LABEL_OPS } from './onnx-ops-ml-labelencoder.js';
 
 const OPS = Object.create(null);
 const NUMERIC = new Set([DT.f32, DT.f64, DT.i64, DT.i32]);
@@ -334,4 +335,4 @@ OPS.OneHotEncoder = {
 };
 
 export const ML_DOMAIN = 'ai.onnx.ml';
-export const ML_OPS = Object.assign(OPS, ML_TREE_OPS, ML_SVM_OPS); // + the tree ensembles (onnx-ops-ml-trees.js), the SVMs (onnx-ops-ml-svm.js)
+export const ML_OPS = Object.assign(OPS, ML_TREE_OPS, ML_SVM_OPS, ML_LABEL_OPS); // + the tree ensembles (onnx-ops-ml-trees.js), the SVMs (onnx-ops-ml-svm.js), LabelEncoder (onnx-ops-ml-labelencoder.js)
