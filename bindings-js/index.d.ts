@@ -141,6 +141,10 @@ export type Environment = 'node' | 'browser' | 'workerd' | 'isolate';
  * with MEMORY (the session stays usable); a value beyond the budget fails
  * with BUDGET. Raise them with the load options memoryBudget, retainBytes,
  * memoRecords (or the session's setters); memoryBudget 0 lifts the ceiling.
+ * retainBytes is a cap the cache grows to as reuse earns it: past
+ * executions' values are held to 4 MiB (or twice the peak live bytes) at
+ * first, doubling each time a memo record finds its outputs evicted
+ * (docs/memory.md).
  */
 export interface SessionLimits {
   readonly environment: Environment;

@@ -30,6 +30,7 @@ typedef struct holo_entry {
   uint32_t live; /* slots of the current execution still needing it */
   bool pinned;
   bool demoted;                   /* retired intermediate, at the evict-first end */
+  bool fed;                       /* made from a caller's input bytes, not computed */
   bool sourced;                   /* a constant read from a source (session-weights.c): pinned,
                                      not in the table, its live count keeps it from eviction */
   uint64_t dbytes;                /* what it added to demoted_bytes when demoted */
@@ -51,6 +52,7 @@ typedef struct holo_arena {
   uint32_t n_spare;
   uint64_t budget;          /* 0 = unbounded */
   uint64_t retain;          /* cap on transient bytes kept after they stop being live */
+  uint64_t hold;            /* the part of it earned so far by memo records (arena.c) */
   uint64_t demoted_bytes;   /* of those, retired intermediates' (demoted entries) */
   uint32_t n_transient;     /* entries in the LRU list */
   uint64_t transient_bytes; /* owned, unpinned buffers */
@@ -86,6 +88,9 @@ void holo_arena_touch(holo_arena *ar, holo_entry *e);
 void holo_arena_demote(holo_arena *ar, holo_entry *e);
 void holo_arena_live_inc(holo_arena *ar, holo_entry *e);
 void holo_arena_live_dec(holo_arena *ar, holo_entry *e);
+/* A memo record named outputs the pool had evicted: a larger cache would
+ * have answered, so the dead values held may double, up to `retain`. */
+void holo_arena_widen(holo_arena *ar);
 /* Makes a transient entry pinned (cone results). */
 void holo_arena_pin(holo_arena *ar, holo_entry *e);
 

@@ -82,6 +82,10 @@ holo_status holo__s_bind_input(holo_session *s, uint32_t i, const holo_input *in
   const holo_ar_value *val = &s->ar.values[s->ar.in_ports[i]];
   holo_entry *e = holo_arena_find(&s->arena, &s->in_digests[i]);
   if (!e && !in) return holo_err(err, HOLO_ERR_STATE, "input %u: value is no longer resident", i);
+  /* A value an execution computed came back as an input (a generator's
+   * state, a pipeline): the caller chains executions, whose repeats the
+   * held values answer, so holding more pays. */
+  if (e && !e->fed) holo_arena_widen(&s->arena);
   if (!e) {
     holo_buf *b;
     holo_status st = holo_arena_alloc(&s->arena, in->len, false, &b, err);
@@ -90,6 +94,7 @@ holo_status holo__s_bind_input(holo_session *s, uint32_t i, const holo_input *in
     st = holo_arena_insert(&s->arena, &s->in_digests[i], b, val->dtype, val->rank, shape, false, &e, err);
     holo_arena_unref(&s->arena, b);
     if (st) return st;
+    e->fed = true;
   }
   holo__s_bind(s, s->ar.in_ports[i], e);
   return HOLO_OK;
@@ -137,6 +142,7 @@ holo_status holo__intern_input(holo_session *s, uint32_t i, const holo_input *in
     st = holo_arena_insert(&s->arena, out, b, val->dtype, val->rank, shape, false, &e, err);
     holo_arena_unref(&s->arena, b);
     if (st) return st;
+    e->fed = true;
   }
   holo_arena_live_inc(&s->arena, e);
   return HOLO_OK;
@@ -150,6 +156,7 @@ holo_status holo__execute_digests(holo_session *s, const holo_digest *in, holo_e
     const holo_ar_value *val = &s->ar.values[s->ar.in_ports[i]];
     holo_entry *e = holo_arena_find(&s->arena, &in[i]);
     if (!e) return holo_err(err, HOLO_ERR_STATE, "input %u: state value is no longer resident", i);
+    if (!e->fed) holo_arena_widen(&s->arena); /* as in holo__s_bind_input */
     if (e->dtype != val->dtype || e->rank != val->rank)
       return holo_err(err, HOLO_ERR_STATE, "input %u (%.*s): state dtype/rank differ from the port", i,
                       (int)val->name.len, val->name.p);

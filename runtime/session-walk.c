@@ -229,7 +229,10 @@ static bool memo_hit(holo_session *s, const holo_digest *key) {
   if (!outs) return false;
   holo__s_tier_promote(s, outs, s->ar.n_out_ports);
   for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
-    if (!(s->out_entries[p] = holo_arena_find(&s->arena, &outs[p]))) return false;
+    if (!(s->out_entries[p] = holo_arena_find(&s->arena, &outs[p]))) {
+      holo_arena_widen(&s->arena); /* a bigger cache would have answered */
+      return false;
+    }
   for (uint32_t p = 0; p < s->ar.n_out_ports; p++)
     holo_arena_touch(&s->arena, s->out_entries[p]);
   s->c.memo_hits++;

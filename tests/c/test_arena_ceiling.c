@@ -78,6 +78,61 @@ static void full_cache_evicts_instead_of_growing(void **st) {
   assert_int_equal(c.in_use, 0);
 }
 
+static uint64_t hits(fx *f) {
+  holo_counters c;
+  holo_session_counters(f->s, &c);
+  return c.memo_hits;
+}
+
+/* The symbolic fixture at batch 256: a [256,3] output (3 KiB) a run. */
+static holo_status run_batch(fx *f, float *x, uint32_t i) {
+  x[0] = (float)i, x[1] = (float)i * 0.5f;
+  int64_t shape[2] = {256, 4};
+  holo_input in = {x, 256 * 4 * sizeof(float), shape, 2};
+  holo_view v;
+  holo_error err;
+  return holo_execute_addressed(f->s, &in, 1, &v, 1, &err);
+}
+
+/* Past executions' values are held to 4 MiB until a memo record finds its
+ * outputs evicted; then the hold doubles (runtime/arena.c, hold_cap). Under
+ * the old rule the default 64 MiB filled first, every execution writing
+ * memory nothing had touched (docs/memory.md). */
+static void held_cache_grows_with_reuse(void **st) {
+  (void)st;
+  capped c = {0, SIZE_MAX, 0, 0};
+  holo_allocator a = {&c, capped_alloc, capped_free};
+  holo_options o = {&a, 0, 0, 0};
+  fx f;
+  fx_open(&f, "symbolic", &o);
+  static float x[256 * 4];
+  size_t at3k = 0;
+  for (uint32_t i = 0; i < 6000; i++) {
+    assert_int_equal(run_batch(&f, x, i), HOLO_OK);
+    if (i == 3000) at3k = c.in_use;
+  }
+  /* Flat once the hold filled (3 KiB and the arena's per-entry count a run:
+   * 4 MiB is ~1,260 runs); the old rule held all 6,000, 20 MiB more. */
+  assert_true(c.in_use < at3k + (256u << 10));
+  /* The oldest input still answered from the memo, probing oldest first:
+   * each miss before it is a record without its outputs, which widens. */
+  uint64_t h0 = hits(&f);
+  uint32_t j = 0;
+  while (j < 6000 && hits(&f) == h0)
+    assert_int_equal(run_batch(&f, x, j += 50), HOLO_OK);
+  uint32_t held = 6000 - j;
+  assert_true(held > 800 && held < 2000);
+  /* Widened to 8 MiB at least: 1.5x that many runs back is held now. */
+  uint32_t k = held + held / 2;
+  for (uint32_t i = 10000; i < 10000 + k; i++)
+    assert_int_equal(run_batch(&f, x, i), HOLO_OK);
+  h0 = hits(&f);
+  assert_int_equal(run_batch(&f, x, 10000), HOLO_OK);
+  assert_int_equal(hits(&f), h0 + 1);
+  fx_close(&f);
+  assert_int_equal(c.in_use, 0);
+}
+
 static void memo_records_are_a_hosts_choice(void **st) {
   (void)st;
   fx f;
@@ -102,6 +157,7 @@ static void memo_records_are_a_hosts_choice(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(full_cache_evicts_instead_of_growing),
+      cmocka_unit_test(held_cache_grows_with_reuse),
       cmocka_unit_test(memo_records_are_a_hosts_choice),
   };
   return cmocka_run_group_tests(tests, 0, 0);
