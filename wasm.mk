@@ -76,8 +76,7 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   $(MK)/argminmax-f32-scalar.c $(K)/common/bcast.c $(K)/common/elements.c \
   $(K)/common/window2d.c $(K)/math/% runtime/sha256.c runtime/sha256-lanes.c runtime/label.c \
   runtime/label-tree.c runtime/mem.c runtime/mem-store.c runtime/session-walk.c \
-  runtime/session-loop.c runtime/session-inputs.c runtime/session-outputs.c runtime/arena.c \
-  runtime/session-labels.c runtime/memo.c runtime/session-weights.c \
+  runtime/session-loop.c runtime/arena.c runtime/session-labels.c \
   bindings-js/src-c/libc-shim.c bindings-js/src-c/heap.c generation/gen-mathf.c generation/sampler.c
 CORE_COLD_OPT := -Oz
 CORE_COLD_SRC := $(filter-out $(CORE_HOT),$(CORE_WASM_SRC))
@@ -92,6 +91,12 @@ CORE_COLD_SRC := $(filter-out $(CORE_HOT),$(CORE_WASM_SRC))
 # for the SIMD half casts. The scalar Resize row runs only the odd last
 # output of a row under SIMD (resize2d-f32-simd128.c does 2 a step): cold
 # there, room for im2col's one-row panels (issue 40 item 5).
+# session-inputs.c, session-outputs.c and memo.c run once per execution,
+# not per node (the input hashing they call is in sha256*.c, label*.c), and
+# session-weights.c's per-node calls return at once unless constants are
+# read from a source (whose cost is the read and its SHA-256): -Oz there
+# made room for the anonymous values of session-anon.c (the relaxed core
+# was 409 B over the bound with them).
 CORE_SIMD_COLD := $(MK)/idwconv2d-i16-row-scalar.c $(MK)/vquantize-f32-q8-scalar.c $(MK)/vcvt-f16-bf16-scalar.c \
   $(MK)/resize2d-f32-scalar.c
 

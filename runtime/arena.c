@@ -302,19 +302,15 @@ holo_status holo_arena_borrow(holo_arena *ar, const uint8_t *data, size_t bytes,
   return HOLO_OK;
 }
 
-holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
-                              uint32_t rank, const int64_t *shape, bool pinned, holo_entry **out,
-                              holo_error *err) {
-  if ((ar->count + 1) * 2 > ar->cap) {
-    holo_status st = grow_table(ar, err);
-    if (st) return st;
-  }
+/* A fresh entry record for d over buf (taking a ref), from the spares first. */
+static holo_entry *entry_new(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype, uint32_t rank,
+                             const int64_t *shape) {
   holo_entry *e = ar->spare;
   if (e) {
     ar->spare = e->next;
     ar->n_spare--;
   } else if (!(e = alloc_evicting(ar, sizeof *e, 16))) {
-    return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a content entry");
+    return 0;
   }
   holo_memset(e, 0, sizeof *e);
   e->d = *d;
@@ -324,8 +320,34 @@ holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *bu
   e->rank = rank;
   for (uint32_t i = 0; i < rank; i++)
     e->shape[i] = shape[i];
-  e->pinned = pinned;
   e->stamp = ar->epoch;
+  return e;
+}
+
+holo_status holo_arena_anon(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
+                            uint32_t rank, const int64_t *shape, holo_entry **out, holo_error *err) {
+  holo_entry *e = entry_new(ar, d, buf, dtype, rank, shape);
+  if (!e) return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a value entry");
+  e->anon = true;
+  *out = e;
+  return HOLO_OK;
+}
+
+void holo_arena_drop_anon(holo_arena *ar, holo_entry *e) {
+  holo_arena_unref(ar, e->buf);
+  entry_free(ar, e);
+}
+
+holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
+                              uint32_t rank, const int64_t *shape, bool pinned, holo_entry **out,
+                              holo_error *err) {
+  if ((ar->count + 1) * 2 > ar->cap) {
+    holo_status st = grow_table(ar, err);
+    if (st) return st;
+  }
+  holo_entry *e = entry_new(ar, d, buf, dtype, rank, shape);
+  if (!e) return holo_err(err, HOLO_ERR_MEMORY, "out of memory adding a content entry");
+  e->pinned = pinned;
   table_put(ar->tab, ar->cap, e, hash_of(d));
   ar->count++;
   if (!pinned) lru_append(ar, e);
@@ -336,13 +358,13 @@ holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *bu
 void holo_arena_touch(holo_arena *ar, holo_entry *e) {
   e->stamp = ar->epoch;
   undemote(ar, e);
-  if (e->pinned || ar->lru_tail == e) return;
+  if (e->pinned || e->anon || ar->lru_tail == e) return;
   lru_unlink(ar, e);
   lru_append(ar, e);
 }
 
 void holo_arena_demote(holo_arena *ar, holo_entry *e) {
-  if (e->pinned) return;
+  if (e->pinned || e->anon) return;
   if (!e->demoted) {
     e->demoted = true;
     e->dbytes = demoted_size(e);

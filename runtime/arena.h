@@ -31,6 +31,7 @@ typedef struct holo_entry {
   bool pinned;
   bool demoted;                   /* retired intermediate, at the evict-first end */
   bool fed;                       /* made from a caller's input bytes, not computed */
+  bool anon;                      /* outside the table and the list: dropped when no longer live */
   bool sourced;                   /* a constant read from a source (session-weights.c): pinned,
                                      not in the table, its live count keeps it from eviction */
   uint64_t dbytes;                /* what it added to demoted_bytes when demoted */
@@ -82,6 +83,12 @@ void holo_arena_unref(holo_arena *ar, holo_buf *b);
 holo_status holo_arena_insert(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
                               uint32_t rank, const int64_t *shape, bool pinned, holo_entry **out,
                               holo_error *err);
+/* An entry for a value never looked up by label (runtime/session-anon.c):
+ * bound to buf (taking a ref) but in neither the table nor the LRU list;
+ * the caller drops it with holo_arena_drop_anon when it is no longer live. */
+holo_status holo_arena_anon(holo_arena *ar, const holo_digest *d, holo_buf *buf, uint32_t dtype,
+                            uint32_t rank, const int64_t *shape, holo_entry **out, holo_error *err);
+void holo_arena_drop_anon(holo_arena *ar, holo_entry *e);
 /* Marks the entry used by the current execution (promotes it). */
 void holo_arena_touch(holo_arena *ar, holo_entry *e);
 /* Moves a transient entry to the evict-first end. */

@@ -47,6 +47,7 @@ struct holo_session {
   uint32_t (*keys)[8];         /* per node output: its label's BLAKE3 key (§5), LE words */
   uint8_t *in_cone;            /* per node: all inputs constant (transitively) */
   uint8_t *control;            /* per node: HOLO_CTL_* (a construct of nested graphs), 0 = a kernel */
+  uint8_t *anon;               /* per node: outputs kept outside the content table (session-anon.c); may be NULL */
   uint32_t *last_use;          /* per value: last node reading it; n_nodes = kept to the end */
   holo_entry **slot;           /* per value: the entry bound in this execution */
   uint8_t *held;               /* per value: slot holds a live reference */
@@ -117,6 +118,9 @@ void holo__s_input_digest(holo_session *s, uint32_t dtype, const int64_t *shape,
  * were spilled; true when all n are resident now. */
 bool holo__s_tier_promote(holo_session *s, const holo_digest *d, uint32_t n);
 void holo__s_tier_free(holo_session *s);
+
+/* session-anon.c: which nodes' values are never looked up by label (at load). */
+holo_status holo__s_plan_anon(holo_session *s, holo_error *err);
 
 /* session-walk.c: the graph walk, node by node. */
 void holo__s_bind(holo_session *s, uint32_t v, holo_entry *e);

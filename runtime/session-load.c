@@ -140,7 +140,7 @@ holo_status holo__s_load_parsed(holo_session *s, const holo_options *options, ho
   if (!s->src.read && ((s->flags & HOLO_OPT_VERIFY_CONSTANTS) || s->store)) {
     if ((st = holo_session_verify_constants(s, err))) return st;
   }
-  if ((st = plan(s, err)) || (st = holo__s_plan_packs(s, err)) || (st = holo__s_weights_init(s, err)) ||
+  if ((st = plan(s, err)) || (st = holo__s_plan_anon(s, err)) || (st = holo__s_plan_packs(s, err)) || (st = holo__s_weights_init(s, err)) ||
       (st = bind_constants(s, err)) || (st = warm_cone(s, err)))
     return st;
   return HOLO_OK;
@@ -193,7 +193,7 @@ void holo_session_free(holo_session *s) {
   holo_arena_destroy(&s->arena);
   holo_memo_destroy(&s->memo);
   void *p[] = {s->kernels, s->key_at,      s->keys, s->in_cone, s->control, s->last_use,   s->slot,
-               s->held,    s->out_entries, s->sym,  s->tin,     s->tout,    s->in_digests, s->scratch};
+               s->held,    s->out_entries, s->sym,  s->tin,     s->tout,    s->in_digests, s->scratch, s->anon};
   for (unsigned i = 0; i < sizeof p / sizeof p[0]; i++)
     holo__s_free(s, p[i]);
   holo_archive_release(&s->ar, &s->a);

@@ -16,8 +16,13 @@ void holo__s_bind(holo_session *s, uint32_t v, holo_entry *e) {
 
 void holo__s_unhold(holo_session *s, uint32_t v) {
   if (s->held[v]) {
-    holo_arena_live_dec(&s->arena, s->slot[v]);
+    holo_entry *e = s->slot[v];
+    holo_arena_live_dec(&s->arena, e);
     s->held[v] = 0;
+    if (e->anon && !e->live) { /* its last reader is done: nothing can look it up */
+      holo_arena_drop_anon(&s->arena, e);
+      s->slot[v] = 0;
+    }
   }
 }
 
@@ -98,6 +103,24 @@ static void bind_call_inputs(holo_session *s, const holo_ar_node *n) {
   holo_memset(s->tout, 0, sizeof(holo_tensor) * n->n_out);
 }
 
+/* Binds output k of node i, computed into buf, under label od: a table
+ * entry (one already resident wins), or an anonymous one. */
+static holo_status bind_output(holo_session *s, uint32_t i, uint32_t k, const holo_digest *od, holo_buf *buf,
+                               holo_error *err) {
+  const holo_tensor *t = &s->tout[k];
+  holo_entry *e = 0;
+  holo_status st;
+  if (s->anon && s->anon[i] && !s->loading)
+    st = holo_arena_anon(&s->arena, od, buf, t->dtype, t->rank, t->shape, &e, err);
+  else if (!(e = holo_arena_find(&s->arena, od)))
+    st = holo_arena_insert(&s->arena, od, buf, t->dtype, t->rank, t->shape, s->loading, &e, err);
+  else
+    st = HOLO_OK;
+  if (st) return st;
+  holo__s_bind(s, s->ar.nodes[i].out[k], e);
+  return HOLO_OK;
+}
+
 /* Computes node i's outputs into fresh buffers (or, for a view, the input's
  * buffer) and binds them under the labels od. */
 static holo_status compute_node(holo_session *s, uint32_t i, const holo_digest *od, holo_error *err) {
@@ -144,14 +167,10 @@ static holo_status compute_node(holo_session *s, uint32_t i, const holo_digest *
     }
   }
   for (uint32_t k = 0; k < n->n_out; k++) {
-    holo_entry *e = holo_arena_find(&s->arena, &od[k]);
-    if (!e && (st = holo_arena_insert(&s->arena, &od[k], bufs[k], s->tout[k].dtype, s->tout[k].rank,
-                                      s->tout[k].shape, s->loading, &e, err)))
-      goto fail;
+    if ((st = bind_output(s, i, k, &od[k], bufs[k], err))) goto fail;
     holo_arena_unref(&s->arena, bufs[k]);
     bufs[k] = 0;
-    holo__s_bind(s, n->out[k], e);
-    if (s->loading && s->store && call.alias_input < 0) holo_warm_put(s->store, &s->arena, e, &s->c);
+    if (s->loading && s->store && call.alias_input < 0) holo_warm_put(s->store, &s->arena, s->slot[n->out[k]], &s->c);
   }
   return HOLO_OK;
 fail:
@@ -164,6 +183,13 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
   const holo_ar_node *n = &s->ar.nodes[i];
   holo_digest od[64];
   holo__s_computed_digests(s, i, od);
+  if (s->anon && s->anon[i] && !s->loading) { /* never resident: no look-up (session-anon.c) */
+    holo_status st = holo__s_weights_acquire(s, i, err);
+    if (st) return st;
+    st = compute_node(s, i, od, err);
+    holo__s_weights_release(s, i);
+    return st;
+  }
   if (try_resident(s, i, od) || (holo__s_tier_promote(s, od, n->n_out) && try_resident(s, i, od))) {
     s->c.elided++;
     return HOLO_OK;
@@ -188,6 +214,10 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
  * intermediates are the cheaper cache to lose. */
 static void retire_value(holo_session *s, uint32_t v) {
   holo_entry *e = s->slot[v];
+  if (e && e->anon) { /* dropped when its last reference goes */
+    holo__s_unhold(s, v);
+    return;
+  }
   holo__s_unhold(s, v);
   if (e && e->live == 0) holo_arena_demote(&s->arena, e);
 }

@@ -111,6 +111,35 @@ static void budget_exact_fits_and_too_small_fails(void **st) {
   fx_close(&f);
 }
 
+/* A value that depends on every input port is never looked up (a repeat
+ * of all the inputs is a memo hit first; runtime/session-anon.c): mlp's
+ * intermediates stay out of the content table, only its input and output
+ * enter it, and the bytes and labels are those a repeat finds. */
+static void whole_input_intermediates_skip_the_table(void **st) {
+  (void)st;
+  fx f;
+  fx_open(&f, "mlp", NULL);
+  uint32_t before = holo_session_content_store_len(f.s);
+  float x[64];
+  fill(x, 64, 3);
+  holo_input in = {x, sizeof x, NULL, 0};
+  holo_view v1, v2;
+  holo_error err;
+  assert_int_equal(holo_execute_addressed(f.s, &in, 1, &v1, 1, &err), HOLO_OK);
+  holo_counters c = counters(f.s);
+  assert_true(c.dispatches >= 2);                                     /* intermediates were computed ... */
+  assert_int_equal(holo_session_content_store_len(f.s), before + 2); /* ... but only x and y entered */
+  x[5] = 9;
+  assert_int_equal(holo_execute_addressed(f.s, &in, 1, &v2, 1, &err), HOLO_OK);
+  assert_int_equal(holo_session_content_store_len(f.s), before + 4);
+  assert_int_equal(counters(f.s).dispatches, 2 * c.dispatches); /* nothing elided: no look-up to find */
+  fill(x, 64, 3);
+  assert_int_equal(holo_execute_addressed(f.s, &in, 1, &v2, 1, &err), HOLO_OK);
+  assert_int_equal(counters(f.s).memo_hits, 1); /* the first input again */
+  assert_string_equal(v1.label, v2.label);
+  fx_close(&f);
+}
+
 static void cse_dispatches_duplicate_once(void **st) {
   (void)st;
   fx f;
@@ -415,6 +444,7 @@ int main(void) {
       cmocka_unit_test(mlp_runs_and_memoizes),
       cmocka_unit_test(mlp_peak_live_is_two_activations),
       cmocka_unit_test(budget_exact_fits_and_too_small_fails),
+      cmocka_unit_test(whole_input_intermediates_skip_the_table),
       cmocka_unit_test(cse_dispatches_duplicate_once),
       cmocka_unit_test(shared_branch_not_recomputed),
       cmocka_unit_test(memo_hit_requires_resident_outputs),
