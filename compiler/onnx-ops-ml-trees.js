@@ -10,6 +10,8 @@
 //     a NaN feature goes true where nodes_missing_value_tracks_true is 1,
 //     else where the comparison says, so NEQ's true), and moves with Where
 //     (a leaf's children are itself, so shallower trees stay put).
+//     BRANCH_MEMBER (TreeEnsemble, compiler/onnx-ops-ml-tree5.js): x equal
+//     to one of the node's set (a NaN-padded [G, S] table gathered per node).
 //   Leaves: each leaf's weights per target/class summed ([G, K] table,
 //     gathered at the reached leaves, [N, T, K]), then over the trees:
 //     SUM, AVERAGE (/ n_trees), MIN, MAX (over the leaves that carry the
@@ -114,6 +116,15 @@ function walk(ctx, e, o, x, C, ens) {
   const thrG = constF(ctx, `${o}_thr`, [G], ens.vals);
   const trueG = constI(ctx, `${o}_true`, [G], ens.tg), falseG = constI(ctx, `${o}_false`, [G], ens.fg);
   const modeMask = Object.fromEntries(ens.usedModes.map((m) => [m, ctx.constRaw(`${o}_is_${m}`, DT.bool, [G], Uint8Array.from(ens.modes, (v) => (v === m ? 1 : 0)))]));
+  // BRANCH_MEMBER (TreeEnsemble, opset 5): each node's set as a row of a [G, S] table, NaN-padded (a NaN equals nothing)
+  let memberG = null, memberAx = null;
+  if (ens.usedModes.includes('BRANCH_MEMBER')) {
+    const S = Math.max(1, ...[...ens.members.values()].map((v) => v.length));
+    const tab = new Float32Array(G * S).fill(NaN);
+    for (const [g, set] of ens.members) set.forEach((v, i) => { tab[g * S + i] = v; });
+    memberG = constF(ctx, `${o}_members`, [G, S], tab);
+    memberAx = constI(ctx, `${o}_ax2`, [1], [2]);
+  }
   const anyMiss = ens.miss.some(Boolean);
   const missG = anyMiss ? ctx.constRaw(`${o}_miss`, DT.bool, [G], Uint8Array.from(ens.miss, (v) => (v ? 1 : 0))) : null;
   // node [N, T]: the roots for every row
@@ -126,7 +137,11 @@ function walk(ctx, e, o, x, C, ens) {
     const th = g0(thrG, node);
     let cond = null;
     for (const m of ens.usedModes) {
-      let c = e(CMP[m], [xv, th]);
+      let c;
+      if (m === 'BRANCH_MEMBER') {
+        const eq = e('Equal', [e('Unsqueeze', [xv, memberAx]), e('Gather', [memberG, node], { axis: A.int(0) })]); // [N, T, S]
+        c = e('Cast', [e('ReduceMax', [e('Cast', [eq], { to: A.int(DT.f32) }), memberAx], { keepdims: A.int(0), noop_with_empty_axes: A.int(0) })], { to: A.int(DT.bool) });
+      } else c = e(CMP[m], [xv, th]);
       if (m === 'BRANCH_NEQ') c = e('Not', [c]);
       if (ens.usedModes.length > 1) c = e('And', [g0(modeMask[m], node), c]);
       cond = cond ? e('Or', [cond, c]) : c;

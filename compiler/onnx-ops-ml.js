@@ -43,6 +43,7 @@ import { A, attr, DT, dtypeName, Unsupported, writeElems } from './ir.js';
 import { ML_TREE_OPS } from './onnx-ops-ml-trees.js';
 import { ML_SVM_OPS } from './onnx-ops-ml-svm.js';
 import { ML_LABEL_OPS } from './onnx-ops-ml-labelencoder.js';
+import { ML_TREE5_OPS } from './onnx-ops-ml-tree5.js';
 
 const OPS = Object.create(null);
 const NUMERIC = new Set([DT.f32, DT.f64, DT.i64, DT.i32]);
@@ -335,4 +336,4 @@ OPS.OneHotEncoder = {
 };
 
 export const ML_DOMAIN = 'ai.onnx.ml';
-export const ML_OPS = Object.assign(OPS, ML_TREE_OPS, ML_SVM_OPS, ML_LABEL_OPS); // + the tree ensembles (onnx-ops-ml-trees.js), the SVMs (onnx-ops-ml-svm.js), LabelEncoder (onnx-ops-ml-labelencoder.js)
+export const ML_OPS = Object.assign(OPS, ML_TREE_OPS, ML_TREE5_OPS, ML_SVM_OPS, ML_LABEL_OPS); // + the tree ensembles (onnx-ops-ml-trees.js, onnx-ops-ml-tree5.js), the SVMs (onnx-ops-ml-svm.js), LabelEncoder (onnx-ops-ml-labelencoder.js)
