@@ -29,7 +29,7 @@
 //   Refused by name: classlabels_strings (no string tensors), SVC with one
 //   class (onnxruntime leaves a score unwritten), sizes that do not fit.
 import { A, attr, DT, Unsupported } from './ir.js';
-import { constF, constI, floats, ints, floatInput, noStrings, postTransform } from './onnx-ops-ml.js';
+import { constF, constI, floats, ints, floatInput, noStrings, postTransform, scoreTransform } from './onnx-ops-ml.js';
 import { buildGraph, emitControl } from './control-graphs.js';
 
 const OPS = Object.create(null);
@@ -134,8 +134,7 @@ OPS.SVMClassifier = {
         e('Where', [hit, ctx.constScalar(`${o}_l1`, DT.i64, labels[1]), e('Gather', [lab, am], { axis: A.int(0) })], {}, yo);
       } else e('Gather', [lab, am], { axis: A.int(0) }, yo);
       if (!zo) return;
-      if (K >= 2) postTransform(ctx, s, pt, o, zo);
-      else e('Identity', [pt === 'PROBIT' ? postTransform(ctx, s, 'PROBIT', o) : s], {}, zo);
+      scoreTransform(ctx, s, K, pt, o, zo);
       return;
     }
     // libsvm layout

@@ -23,7 +23,7 @@
 //   Refused by name: double splits / weights / membership values, a
 //   missing or cyclic node, sizes that do not agree.
 import { attr, DT, dtypeName, readElems, Unsupported } from './ir.js';
-import { floatInput, ints, postTransform } from './onnx-ops-ml.js';
+import { floatInput, ints, scoreTransform } from './onnx-ops-ml.js';
 import { walk, aggregate, emitter } from './onnx-ops-ml-trees.js';
 
 const OPS = Object.create(null);
@@ -128,8 +128,7 @@ OPS.TreeEnsemble = {
     const leafIdx = walk(ctx, e, o, x, C, ens);
     let { s } = aggregate(ctx, e, o, leafIdx, ens, K, agg, false, false);
     if (agg === 'AVERAGE') s = e('Div', [s, ctx.constScalar(`${o}_nt`, DT.f32, ens.roots.length)]);
-    if (K === 1) return void e('Identity', [pt === 'PROBIT' ? postTransform(ctx, s, 'PROBIT', o) : s], {}, o);
-    postTransform(ctx, s, pt, o, o);
+    scoreTransform(ctx, s, K, pt, o, o);
   },
 };
 

@@ -32,7 +32,7 @@
 //   Refused by name: *_as_tensor attributes (double trees), string class
 //   labels, a tree whose nodes are not one run, a cycle or a missing node.
 import { A, attr, DT, Unsupported } from './ir.js';
-import { constF, constI, floats, ints, floatInput, noStrings, postTransform } from './onnx-ops-ml.js';
+import { constF, constI, floats, ints, floatInput, noStrings, postTransform, scoreTransform } from './onnx-ops-ml.js';
 
 const OPS = Object.create(null);
 const emitter = (ctx, o) => (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
@@ -210,11 +210,8 @@ OPS.TreeEnsembleRegressor = {
     if (K === 1) {
       const origin = base.length === 1 ? base[0] : 0;
       if (origin !== 0) s = e('Add', [s, ctx.constScalar(`${o}_origin`, DT.f32, origin)]);
-      e('Identity', [pt === 'PROBIT' ? postTransform(ctx, s, 'PROBIT', o) : s], {}, o);
-      return;
-    }
-    if (base.length === K) s = e('Add', [s, constF(ctx, `${o}_base`, [K], base)]);
-    postTransform(ctx, s, pt, o, o);
+    } else if (base.length === K) s = e('Add', [s, constF(ctx, `${o}_base`, [K], base)]);
+    scoreTransform(ctx, s, K, pt, o, o);
   },
 };
 

@@ -236,6 +236,17 @@ export function postTransform(ctx, s, pt, o, out) {
   }
 }
 
+/**
+ * The scores' post_transform as onnxruntime's ML kernels write it, into
+ * `out`: over two or more columns (K >= 2) postTransform; over one column
+ * only PROBIT is applied (NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO leave the
+ * score as it is). Shared by LinearClassifier, the SVMs and the tree ensembles.
+ */
+export function scoreTransform(ctx, s, K, pt, o, out) {
+  if (K >= 2) return postTransform(ctx, s, pt, o, out);
+  return ctx.emit('Identity', [pt === 'PROBIT' ? probit(ctx, s, o) : s], [out], {})[0];
+}
+
 OPS.LinearClassifier = {
   attrs: ['coefficients', 'intercepts', 'classlabels_ints', 'classlabels_strings', 'multi_class', 'post_transform'],
   norm(ctx, n) {
@@ -267,8 +278,7 @@ OPS.LinearClassifier = {
       // LOGISTIC: [logistic(-s), logistic(s)]; the others [1 - s, s] (the transform not applied)
       if (pt === 'LOGISTIC') e('Concat', [e('Sigmoid', [e('Neg', [s])]), e('Sigmoid', [s])], { axis: A.int(1) }, zo);
       else e('Concat', [e('Sub', [ctx.constScalar(`${o}_one`, DT.f32, 1), s]), s], { axis: A.int(1) }, zo);
-    } else if (pt === 'PROBIT') e('Identity', [probit(ctx, s, o)], {}, zo);
-    else e('Identity', [s], {}, zo);
+    } else scoreTransform(ctx, s, 1, pt, o, zo);
   },
 };
 
