@@ -1,6 +1,10 @@
-// Rewrite: remove Identity and inference-mode Dropout.
+// Rewrite: remove Identity, inference-mode Dropout and Cast to x's own dtype.
 //
-// Identity(x) and Dropout(x) output 0 are replaced by x everywhere. Dropout is
+// Identity(x), Dropout(x) output 0 and Cast(x, to = x's dtype) are replaced
+// by x everywhere. The Cast case is mostly a 16-bit model's own Cast to
+// float32 of a value widen-half already made f32 (compiler/rewrites/widen-half.js
+// runs first): a copy per run otherwise (issue 40: three of an f16
+// attention block's 12 kernels). Dropout is
 // the identity in inference; from opset 12 its optional `training_mode` input
 // is absent or a constant false (a constant true with a constant ratio 0 is
 // also the identity). A Dropout whose mask output is consumed, or whose
@@ -34,10 +38,22 @@ function dropoutIsIdentity(ir, n, where) {
   return true;
 }
 
+/**
+ * Whether removing a node x -> y keeps y's declared name where y is a graph
+ * output (the producer of x takes it). A no-op Cast of a graph input or a
+ * constant that is itself the output stays: unlike an Identity, it is not
+ * worth renaming the model's output port to the input's name.
+ */
+function keepsOutputName(ir, x, y) {
+  return !ir.outputs.includes(y) || (ir.get(x).kind === 'node' && !ir.outputs.includes(x));
+}
+
 export function removeIdentity(ir) {
   let removed = 0;
   for (const n of [...ir.nodes]) {
-    if (n.op !== 'Identity' && n.op !== 'Dropout') continue;
+    const sameCast = n.op === 'Cast' && !n.noFold && n.inputs[0] && ir.get(n.inputs[0])?.dtype === n.attrs.to?.value &&
+      keepsOutputName(ir, n.inputs[0], n.outputs[0]);
+    if (n.op !== 'Identity' && n.op !== 'Dropout' && !sameCast) continue;
     const where = `node '${n.name}'`;
     if (n.op === 'Dropout' && !dropoutIsIdentity(ir, n, where)) continue; // the Dropout kernel runs it
     const x = n.inputs[0], y = n.outputs[0];

@@ -81,6 +81,27 @@ test('remove-identity: Identity/Dropout chains disappear, the declared output na
   assert.equal(j.nodes, []);
 });
 
+test('remove-identity: a Cast to its input\'s own dtype goes, any other Cast stays', () => {
+  const ir = ir0();
+  node(ir, 'Cast', ['x'], ['a'], { to: A.int(DT.f32) }, ['N', 4]);
+  node(ir, 'Cast', ['a'], ['h'], { to: A.int(DT.f16) }, ['N', 4], DT.f16);
+  node(ir, 'Cast', ['h'], ['y'], { to: A.int(DT.f32) }, ['N', 4]);
+  ir.outputs.push('y');
+  assert.is(removeIdentity(ir), 1);
+  assert.equal(ir.nodes.map((n) => [n.op, n.inputs, n.outputs]), [['Cast', ['x'], ['h']], ['Cast', ['h'], ['y']]]);
+  // a no-op Cast of a graph input that is the output stays (the port keeps its name)
+  const o = ir0();
+  node(o, 'Cast', ['x'], ['y'], { to: A.int(DT.f32) }, ['N', 4]);
+  o.outputs.push('y');
+  assert.is(removeIdentity(o), 0);
+  // a Cast the converter keeps for the load (noFold) stays even when it is a no-op
+  const k = ir0();
+  node(k, 'Relu', ['x'], ['r'], {}, ['N', 4]);
+  node(k, 'Cast', ['r'], ['y'], { to: A.int(DT.f32) }, ['N', 4]).noFold = true;
+  k.outputs.push('y');
+  assert.is(removeIdentity(k), 0);
+});
+
 test('remove-identity: a consumed mask or a runtime training_mode stays (the Dropout kernel); random training is refused', () => {
   const ir = ir0();
   node(ir, 'Dropout', ['x'], ['d', 'mask'], {}, ['N', 4]);
