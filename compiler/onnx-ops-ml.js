@@ -345,5 +345,14 @@ OPS.OneHotEncoder = {
   },
 };
 
+// Refused by name, with the reason: ops over strings or maps (hologram-exec's
+// values are numeric tensors; string tensors are issue 41)
+for (const [op, why] of [
+  ['CategoryMapper', 'it maps strings to int64 and int64 to strings: string tensors are not supported (issue 41)'],
+  ['ZipMap', 'its output is a sequence of maps (seq(map(int64 | string, float))), which hologram-exec does not support; the probabilities tensor ZipMap reads is what to output (skl2onnx: options zipmap False)'],
+  ['CastMap', 'its input is a map (map(int64, string | float)), which hologram-exec does not support'],
+  ['DictVectorizer', 'its input is a map (map(string | int64, ...)), which hologram-exec does not support'],
+]) OPS[op] = { attrs: [], refuse: why };
+
 export const ML_DOMAIN = 'ai.onnx.ml';
 export const ML_OPS = Object.assign(OPS, ML_TREE_OPS, ML_TREE5_OPS, ML_SVM_OPS, ML_LABEL_OPS); // + the tree ensembles (onnx-ops-ml-trees.js, onnx-ops-ml-tree5.js), the SVMs (onnx-ops-ml-svm.js), LabelEncoder (onnx-ops-ml-labelencoder.js)

@@ -143,7 +143,12 @@ test('refusals by name', () => {
     /post_transform PROBIT with one score column and two class labels is not supported/);
   refuses('Scaler sizes', one('Scaler', [2, 3], { offset: Fs([1, 2]), scale: Fs([1, 2]) }), /scale has 2 values, X has 3 columns/);
   refuses('Normalizer mode', one('Normalizer', [2, 3], { norm: 'L3' }), /norm 'L3' is not one of MAX, L1, L2/);
-  refuses('unknown op', one('CategoryMapper', [2, 3], {}), /unsupported op 'ai\.onnx\.ml\.CategoryMapper' .*not implemented by hologram-exec \(of ai\.onnx\.ml: /);
+  refuses('unknown op', one('NotAnMlOp', [2, 3], {}), /unsupported op 'ai\.onnx\.ml\.NotAnMlOp' .*not implemented by hologram-exec \(of ai\.onnx\.ml: /);
+  // strings and maps: refused by name with the reason (before their attributes or value types are read)
+  refuses('CategoryMapper', one('CategoryMapper', [2, 3], { cats_strings: Ss(['a', 'b']), cats_int64s: [1, 2] }, { y: INT64 }, INT64), /unsupported op 'CategoryMapper' .*maps strings to int64 and int64 to strings: string tensors are not supported \(issue 41\)/);
+  refuses('ZipMap', one('ZipMap', [2, 3], { classlabels_int64s: [0, 1, 2] }), /unsupported op 'ZipMap' .*its output is a sequence of maps .*the probabilities tensor ZipMap reads is what to output/);
+  refuses('CastMap', one('CastMap', [2, 3], { cast_to: 'TO_FLOAT' }), /unsupported op 'CastMap' .*its input is a map \(map\(int64, string \| float\)\)/);
+  refuses('DictVectorizer', one('DictVectorizer', [2, 3], { int64_vocabulary: [1, 2] }), /unsupported op 'DictVectorizer' .*its input is a map/);
   refuses('opset version', mlModel((b) => { b.input('x', FLOAT, [2]); b.node('Binarizer', ['x'], ['y']); b.output('y', FLOAT, null); }, { mlv: 9 }), /'ai\.onnx\.ml' version 9: versions 1\.\.5 are supported/);
   assert.ok(true);
 });
