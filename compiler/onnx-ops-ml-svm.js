@@ -29,13 +29,12 @@
 //   Refused by name: classlabels_strings (no string tensors), SVC with one
 //   class (onnxruntime leaves a score unwritten), sizes that do not fit.
 import { A, attr, DT, Unsupported } from './ir.js';
-import { constF, constI, floats, ints, floatInput, noStrings, postTransform, scoreTransform } from './onnx-ops-ml.js';
+import { constF, constI, floats, ints, floatInput, noStrings, postTransform, postTransformAttr, scoreTransform } from './onnx-ops-ml.js';
 import { buildGraph, emitControl } from './control-graphs.js';
 
 const OPS = Object.create(null);
 const emitter = (ctx, o) => (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
 const KERNELS = ['LINEAR', 'POLY', 'RBF', 'SIGMOID'];
-const TRANSFORMS = ['NONE', 'LOGISTIC', 'SOFTMAX', 'SOFTMAX_ZERO', 'PROBIT'];
 
 function kernelParams(n) {
   const kt = attr(n, 'kernel_type', 'LINEAR');
@@ -106,8 +105,7 @@ OPS.SVMClassifier = {
   norm(ctx, n) {
     noStrings(n, 'classlabels_strings');
     const [yo, zo] = n.outputs, o = yo, e = emitter(ctx, o);
-    const pt = attr(n, 'post_transform', 'NONE');
-    if (!TRANSFORMS.includes(pt)) throw new Unsupported(`post_transform '${pt}' is not one of ${TRANSFORMS.join(', ')}`);
+    const pt = postTransformAttr(n);
     const labels = ints(n, 'classlabels_ints'), K = labels.length;
     if (!K) throw new Unsupported('classlabels_ints is required');
     const kp = kernelParams(n);

@@ -23,7 +23,7 @@
 //   Refused by name: double splits / weights / membership values, a
 //   missing or cyclic node, sizes that do not agree.
 import { attr, DT, dtypeName, readElems, Unsupported } from './ir.js';
-import { floatInput, ints, scoreTransform } from './onnx-ops-ml.js';
+import { floatInput, ints, scoreTransform, TRANSFORMS } from './onnx-ops-ml.js';
 import { walk, aggregate, emitter } from './onnx-ops-ml-trees.js';
 
 const OPS = Object.create(null);
@@ -31,7 +31,6 @@ const MODES5 = ['BRANCH_LEQ', 'BRANCH_LT', 'BRANCH_GTE', 'BRANCH_GT', 'BRANCH_EQ
 const AGGS5 = ['AVERAGE', 'SUM', 'MIN', 'MAX'];
 // onnxruntime 1.30 reads post_transform as its own enum: 1 LOGISTIC, 2 SOFTMAX (the ONNX spec and its
 // reference say 1 SOFTMAX, 2 LOGISTIC); followed as measured (decision 90)
-const TRANSFORMS5 = ['NONE', 'LOGISTIC', 'SOFTMAX', 'SOFTMAX_ZERO', 'PROBIT'];
 
 /** A tensor attribute's elements (numbers), of float32 (or, `int`, an integer dtype); [] when absent. */
 function tensorAttr(n, k, { int = false, required = false } = {}) {
@@ -116,9 +115,9 @@ OPS.TreeEnsemble = {
   norm(ctx, n) {
     const o = n.outputs[0], e = emitter(ctx, o);
     const aggId = attr(n, 'aggregate_function', 1), ptId = attr(n, 'post_transform', 0);
-    const agg = AGGS5[aggId], pt = TRANSFORMS5[ptId];
+    const agg = AGGS5[aggId], pt = TRANSFORMS[ptId];
     if (agg === undefined) throw new Unsupported(`aggregate_function ${aggId} is not one of 0..3 (${AGGS5.join(', ')})`);
-    if (pt === undefined) throw new Unsupported(`post_transform ${ptId} is not one of 0..4 (${TRANSFORMS5.join(', ')})`);
+    if (pt === undefined) throw new Unsupported(`post_transform ${ptId} is not one of 0..4 (${TRANSFORMS.join(', ')})`);
     const K = attr(n, 'n_targets', 0);
     if (!(K > 0)) throw new Unsupported('n_targets must be positive');
     const ens = parseEnsemble5(n);

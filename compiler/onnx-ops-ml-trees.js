@@ -32,7 +32,7 @@
 //   Refused by name: *_as_tensor attributes (double trees), string class
 //   labels, a tree whose nodes are not one run, a cycle or a missing node.
 import { A, attr, DT, Unsupported } from './ir.js';
-import { constF, constI, floats, ints, floatInput, noStrings, postTransform, scoreTransform } from './onnx-ops-ml.js';
+import { constF, constI, floats, ints, floatInput, noStrings, postTransform, postTransformAttr, scoreTransform } from './onnx-ops-ml.js';
 
 const OPS = Object.create(null);
 const emitter = (ctx, o) => (op, ins, attrs = {}, out) => ctx.emit(op, ins, [out ?? ctx.tmp(`${o}_${op}`)], attrs)[0];
@@ -185,7 +185,6 @@ function aggregate(ctx, e, o, leafIdx, ens, K, agg, first, wantHas) {
 }
 
 const AGGS = ['SUM', 'AVERAGE', 'MIN', 'MAX'];
-const TRANSFORMS = ['NONE', 'LOGISTIC', 'SOFTMAX', 'SOFTMAX_ZERO', 'PROBIT'];
 
 OPS.TreeEnsembleRegressor = {
   attrs: ['aggregate_function', 'base_values', 'base_values_as_tensor', 'n_targets', 'nodes_falsenodeids', 'nodes_featureids', 'nodes_hitrates', 'nodes_hitrates_as_tensor',
@@ -193,9 +192,8 @@ OPS.TreeEnsembleRegressor = {
     'target_ids', 'target_nodeids', 'target_treeids', 'target_weights', 'target_weights_as_tensor'],
   norm(ctx, n) {
     const o = n.outputs[0], e = emitter(ctx, o);
-    const agg = attr(n, 'aggregate_function', 'SUM'), pt = attr(n, 'post_transform', 'NONE');
+    const agg = attr(n, 'aggregate_function', 'SUM'), pt = postTransformAttr(n);
     if (!AGGS.includes(agg)) throw new Unsupported(`aggregate_function '${agg}' is not one of ${AGGS.join(', ')}`);
-    if (!TRANSFORMS.includes(pt)) throw new Unsupported(`post_transform '${pt}' is not one of ${TRANSFORMS.join(', ')}`);
     const K = attr(n, 'n_targets', 0);
     if (!(K > 0)) throw new Unsupported('n_targets must be positive');
     if (agg === 'MAX' && K > 1) throw new Unsupported('aggregate_function MAX over more than one target is not supported (onnxruntime-node 1.30 differs from its documented rule there; not matched yet)');
@@ -222,8 +220,7 @@ OPS.TreeEnsembleClassifier = {
   norm(ctx, n) {
     noStrings(n, 'classlabels_strings');
     const [yo, zo] = n.outputs, o = yo, e = emitter(ctx, o);
-    const pt = attr(n, 'post_transform', 'NONE');
-    if (!TRANSFORMS.includes(pt)) throw new Unsupported(`post_transform '${pt}' is not one of ${TRANSFORMS.join(', ')}`);
+    const pt = postTransformAttr(n);
     const labels = ints(n, 'classlabels_int64s'), K = labels.length;
     if (K < 2) throw new Unsupported(`classlabels_int64s has ${K} labels (2 or more are supported)`);
     const ens = parseEnsemble(n, 'class');

@@ -193,7 +193,13 @@ OPS.LinearRegressor = {
   },
 };
 
-const TRANSFORMS = ['NONE', 'LOGISTIC', 'SOFTMAX', 'SOFTMAX_ZERO', 'PROBIT'];
+export const TRANSFORMS = ['NONE', 'LOGISTIC', 'SOFTMAX', 'SOFTMAX_ZERO', 'PROBIT'];
+/** The node's post_transform attribute (default NONE), refused unless one of TRANSFORMS. */
+export function postTransformAttr(n) {
+  const pt = str(n, 'post_transform', 'NONE');
+  if (!TRANSFORMS.includes(pt)) throw new Unsupported(`post_transform '${pt}' is not one of ${TRANSFORMS.join(', ')}`);
+  return pt;
+}
 
 /** onnxruntime's ComputeProbit: sqrt2 * ErfInv(2v - 1), its ErfInv approximation (ml_common.h) op by op. */
 function probit(ctx, v, o) {
@@ -252,8 +258,7 @@ OPS.LinearClassifier = {
   norm(ctx, n) {
     noStrings(n, 'classlabels_strings');
     const [yo, zo] = n.outputs, o = yo, e = emitter(ctx, o);
-    const pt = str(n, 'post_transform', 'NONE');
-    if (!TRANSFORMS.includes(pt)) throw new Unsupported(`post_transform '${pt}' is not one of ${TRANSFORMS.join(', ')}`);
+    const pt = postTransformAttr(n);
     const K = floats(n, 'intercepts').length;
     if (!K) throw new Unsupported('intercepts are required (one per class)');
     const labels = ints(n, 'classlabels_ints');

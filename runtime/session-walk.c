@@ -214,12 +214,9 @@ holo_status holo__s_run_node(holo_session *s, uint32_t i, holo_error *err) {
  * intermediates are the cheaper cache to lose. */
 static void retire_value(holo_session *s, uint32_t v) {
   holo_entry *e = s->slot[v];
-  if (e && e->anon) { /* dropped when its last reference goes */
-    holo__s_unhold(s, v);
-    return;
-  }
+  bool anon = e && e->anon; /* holo__s_unhold drops it with its last reference */
   holo__s_unhold(s, v);
-  if (e && e->live == 0) holo_arena_demote(&s->arena, e);
+  if (e && !anon && e->live == 0) holo_arena_demote(&s->arena, e);
 }
 
 void holo__s_retire(holo_session *s, uint32_t i) {
