@@ -145,7 +145,6 @@ OPS.RotaryEmbedding = ONNX_ROTARY;
 const REFUSED = {
   DeformConv: 'DeformConv (opset 19) is not implemented: deformable sampling offsets need a gather kernel per tap',
   ImageDecoder: 'ImageDecoder (opset 20) is not implemented: decoding JPEG/PNG bytes is outside an inference kernel set',
-  Col2Im: 'Col2Im (opset 18) is not implemented: no scatter-add of sliding blocks in the backend yet',
   Attention: 'Attention (opset 23) is not implemented yet: its masks, KV-cache inputs and softcap need their own lowering',
 };
 // (normalize.js refuses a spec with `refuse` before looking at attributes or inputs)
