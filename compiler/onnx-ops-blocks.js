@@ -12,6 +12,24 @@
 // in which onnxruntime's Col2imNd accumulates a pixel, so the sums are the
 // same bytes, not only close. image_shape and block_shape must be
 // constants (they fix the output shape and the table).
+//
+// DeformConv (2-D): onnxruntime's deformable im2col, then one grouped
+// MatMul and the bias. Each (offset group, tap, output position) samples
+// its group's channels at (oh·sh − ph + i·dh + Δh, ow·sw − pw + j·dw + Δw)
+// bilinearly with zero padding (the spec's rule): a point with h <= −1,
+// h >= H, w <= −1 or w >= W (or a NaN coordinate) is 0; otherwise the four
+// corners (h0, w0) .. (h0 + 1, w0 + 1), h0 = floor(h), a corner outside the
+// image 0, summed as w1·v1 + w2·v2 + w3·v3 + w4·v4 with w1 = (1 − lh)(1 −
+// lw) ..., in onnxruntime's order, then times the mask. X is padded with
+// zeros (2 before, 1 after, on both axes) so that every corner of a point
+// inside is a pixel of the padded image, and a point outside is sent to
+// the padded (−2, −2), whose four corners are all padding. For finite X
+// the columns are onnxruntime's bytes; the GEMM's order of summation is
+// the backend's. onnxruntime 1.30 reads pixel (0, 0) at weight 0 for a
+// point or corner outside, so an Inf or NaN there leaks into it as NaN:
+// here a point outside reads no pixel (docs/conformance.md). The corners
+// are GatherND (batch_dims 1) rows of the channels-last padded image, one
+// row of C/offset_group values per point.
 import { A, attr, DT, dtypeName, numel, writeElems, Unsupported } from './ir.js';
 
 const OPS = Object.create(null);
@@ -83,6 +101,95 @@ OPS.Col2Im = {
     const crop = e('Slice', [sum, I('z0', [0]), I('P', [P]), I('ax', [0])]);
     const nc = e('Transpose', [crop], { perm: A.ints([1, 2, 0]) });
     ctx.emit('Reshape', [nc, I('out', [0, C, ...img])], [o], { allowzero: A.int(0) });
+  },
+};
+
+
+function deformShapes(ctx, n) {
+  const [x, w, off, , mask] = n.inputs;
+  for (const v of [x, w, off, n.inputs[3], mask]) if (v && ctx.value(v).dtype !== DT.f32) throw new Unsupported(`DeformConv: ${dtypeName(ctx.value(v).dtype)} inputs are not supported (float32)`);
+  const xs = ctx.shape(x), ws = ctx.shape(w);
+  if (!xs || xs.length !== 4) throw new Unsupported(`DeformConv: X needs a known rank of 4 ([N, C, H, W]; ${xs ? `rank ${xs.length}` : 'an unknown rank'} is not supported)`);
+  if (!ws || ws.length !== 4 || !ws.every(known)) throw new Unsupported('DeformConv: W needs a known shape [M, C/group, kH, kW]');
+  const [, C, H, Wd] = xs;
+  if (![C, H, Wd].every(known)) throw new Unsupported('DeformConv: the channel count and the image size of X must be known');
+  const [M, Cw, kH, kW] = ws;
+  const group = attr(n, 'group', 1), G = attr(n, 'offset_group', 1);
+  const ks = attr(n, 'kernel_shape', [kH, kW]);
+  if (ks.length !== 2 || ks[0] !== kH || ks[1] !== kW) throw new Unsupported(`DeformConv: kernel_shape ${JSON.stringify(ks)} is not W's [${kH}, ${kW}]`);
+  if (!(group >= 1 && C % group === 0 && M % group === 0 && Cw === C / group)) throw new Unsupported(`DeformConv: group ${group} does not divide C = ${C} and M = ${M} with W's ${Cw} channels per group`);
+  if (!(G >= 1 && C % G === 0)) throw new Unsupported(`DeformConv: offset_group ${G} does not divide C = ${C}`);
+  const dil = attr(n, 'dilations', [1, 1]), str = attr(n, 'strides', [1, 1]), pads = attr(n, 'pads', [0, 0, 0, 0]);
+  if (dil.length !== 2 || str.length !== 2 || pads.length !== 4) throw new Unsupported('DeformConv: dilations / strides need 2 values and pads 4');
+  if (!dil.every((d) => d >= 1) || !str.every((s) => s >= 1) || !pads.every((p) => p >= 0)) throw new Unsupported('DeformConv: dilations and strides must be >= 1, pads >= 0');
+  const oH = Math.floor((H + pads[0] + pads[2] - (dil[0] * (kH - 1) + 1)) / str[0]) + 1;
+  const oW = Math.floor((Wd + pads[1] + pads[3] - (dil[1] * (kW - 1) + 1)) / str[1]) + 1;
+  if (oH < 1 || oW < 1) throw new Unsupported(`DeformConv: the kernel [${kH}, ${kW}] does not fit the padded image [${H}, ${Wd}]`);
+  const K = kH * kW;
+  const want = (name, v, ch) => {
+    const s = ctx.shape(v);
+    const ok = s && s.length === 4 && [null, ch, oH, oW].every((d, i) => d === null || !known(s[i]) || s[i] === d);
+    if (!ok) throw new Unsupported(`DeformConv: ${name} must be [N, ${ch}, ${oH}, ${oW}] (got ${JSON.stringify(s)})`);
+  };
+  want('offset', off, 2 * G * K);
+  if (mask) want('mask', mask, G * K);
+  const b = n.inputs[3];
+  if (b && JSON.stringify(ctx.shape(b)) !== JSON.stringify([M])) throw new Unsupported(`DeformConv: B must be [${M}]`);
+  return { C, H, Wd, M, kH, kW, K, group, G, dil, str, pads, oH, oW, L: oH * oW };
+}
+
+// The integer part of every sampling point: oh·sh − ph + i·dh (rows) and
+// ow·sw − pw + j·dw (columns), [K, 1, L], taps outer.
+function deformBase(p) {
+  const bh = new Float32Array(p.K * p.L), bw = new Float32Array(p.K * p.L);
+  for (let i = 0; i < p.kH; i++) for (let j = 0; j < p.kW; j++) {
+    const k = i * p.kW + j;
+    for (let oh = 0; oh < p.oH; oh++) for (let ow = 0; ow < p.oW; ow++) {
+      bh[k * p.L + oh * p.oW + ow] = oh * p.str[0] - p.pads[0] + i * p.dil[0];
+      bw[k * p.L + oh * p.oW + ow] = ow * p.str[1] - p.pads[1] + j * p.dil[1];
+    }
+  }
+  return { bh, bw };
+}
+
+OPS.DeformConv = {
+  attrs: ['dilations', 'group', 'kernel_shape', 'offset_group', 'pads', 'strides'],
+  norm(ctx, n) {
+    if (ctx.opset < 19) throw new Unsupported(`DeformConv: an opset-19 op (this model is opset ${ctx.opset})`);
+    const p = deformShapes(ctx, n);
+    const [x, w, off, bias, mask] = n.inputs, o = n.outputs[0];
+    const { C, H, Wd, M, K, L, G, group } = p, Cg = C / G, Hp = H + 3, Wp = Wd + 3;
+    const e = (op, ins, attrs = {}) => ctx.emit(op, ins, [ctx.tmp(`${o}_${op}`)], attrs)[0];
+    const I = (hint, arr) => ctx.constI64(`${o}_${hint}`, arr);
+    const F = (hint, v) => ctx.constScalar(`${o}_${hint}`, DT.f32, v);
+    const R = (v, shape) => e('Reshape', [v, I('shape', shape)], { allowzero: A.int(0) });
+    const { bh, bw } = deformBase(p);
+    const offs = R(off, [-1, K, 2, L]); // [N·G, K, (Δh, Δw), L]
+    const part = (k) => e('Slice', [offs, I(`s${k}`, [k]), I(`e${k}`, [k + 1]), I('ax2', [2])]);
+    const h = e('Add', [ctx.constRaw(`${o}_bh`, DT.f32, [K, 1, L], new Uint8Array(bh.buffer)), part(0)]);
+    const wv = e('Add', [ctx.constRaw(`${o}_bw`, DT.f32, [K, 1, L], new Uint8Array(bw.buffer)), part(1)]);
+    const and = (a, b) => e('And', [a, b]);
+    const m = mask ? R(mask, [-1, K, 1, L]) : null;
+    const inside = and(and(e('Greater', [h, F('m1', -1)]), e('Less', [h, F('H', H)])), and(e('Greater', [wv, F('m1w', -1)]), e('Less', [wv, F('W', Wd)])));
+    const hs = e('Where', [inside, h, F('out', -2)]), ws = e('Where', [inside, wv, F('outw', -2)]);
+    const h0 = e('Floor', [hs]), w0 = e('Floor', [ws]);
+    const lh = e('Sub', [hs, h0]), lw = e('Sub', [ws, w0]);
+    const one = F('one', 1), hh = e('Sub', [one, lh]), hw = e('Sub', [one, lw]);
+    const wt = [[hh, hw], [hh, lw], [lh, hw], [lh, lw]].map(([a, b]) => R(e('Mul', [a, b]), [-1, K * L, 1]));
+    const ix = (v) => e('Cast', [e('Add', [v, F('two', 2)])], { to: A.int(DT.i64) });
+    const base = R(e('Add', [e('Mul', [ix(h0), ctx.constScalar(`${o}_Wp`, DT.i64, Wp)]), ix(w0)]), [-1, K * L, 1]);
+    const idx = [0, 1, Wp, Wp + 1].map((d) => (d ? e('Add', [base, ctx.constScalar(`${o}_d${d}`, DT.i64, d)]) : base));
+    const xp = e('Pad', [x, I('pads', [0, 0, 2, 2, 0, 0, 1, 1])], { mode: A.string('constant') });
+    const xt = e('Transpose', [R(xp, [-1, Cg, Hp * Wp])], { perm: A.ints([0, 2, 1]) }); // [N·G, pixels, C/G]
+    const term = (k) => e('Mul', [wt[k], e('GatherND', [xt, idx[k]], { batch_dims: A.int(1) })]);
+    let val = e('Add', [e('Add', [e('Add', [term(0), term(1)]), term(2)]), term(3)]);
+    if (m) val = e('Mul', [val, R(m, [-1, K * L, 1])]);
+    // columns [N, group, C/group·K, L]: channel-major, then tap, as W flattens
+    const cols = R(e('Transpose', [R(val, [-1, G, K, L, Cg])], { perm: A.ints([0, 1, 4, 2, 3]) }), [-1, group, (C / group) * K, L]);
+    const wm = ctx.reshapeTo(w, [group, M / group, (C / group) * K]);
+    const y = R(e('MatMul', [wm, cols]), [-1, M, p.oH, p.oW]);
+    if (bias) ctx.emit('Add', [y, ctx.reshapeTo(bias, [M, 1, 1])], [o], {});
+    else ctx.emit('Identity', [y], [o], {});
   },
 };
 

@@ -143,7 +143,6 @@ OPS.RotaryEmbedding = ONNX_ROTARY;
 
 // Ops of opsets 18..23 that no normalizer lowers: refused with the reason.
 const REFUSED = {
-  DeformConv: 'DeformConv (opset 19) is not implemented: deformable sampling offsets need a gather kernel per tap',
   ImageDecoder: 'ImageDecoder (opset 20) is not implemented: decoding JPEG/PNG bytes is outside an inference kernel set',
   Attention: 'Attention (opset 23) is not implemented yet: its masks, KV-cache inputs and softcap need their own lowering',
 };

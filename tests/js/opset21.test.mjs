@@ -154,7 +154,7 @@ test('the ops of 18..21 not implemented are refused with their reason', () => {
     b.init('sc', FLOAT, [4], [1, 1, 2, 2]);
     b.node('Resize', ['x', '', 'sc'], ['y'], { mode: 'linear', coordinate_transformation_mode: 'half_pixel_symmetric' });
   }, /'half_pixel_symmetric' \(opset 19\) is not supported/);
-  refuses('DeformConv', 19, [1, 1, 3, 3], (b) => b.node('DeformConv', ['x', 'x', 'x'], ['y'], { kernel_shape: [1, 1] }), /DeformConv \(opset 19\) is not implemented/);
+  refuses('DeformConv', 19, [1, 1, 3, 3], (b) => b.node('DeformConv', ['x', 'x', 'x'], ['y'], { kernel_shape: [1, 1] }), /DeformConv: kernel_shape \[1,1\] is not W's \[3, 3\]/);
   refuses('Col2Im', 18, [1, 4, 4], (b) => b.node('Col2Im', ['x', 'x', 'x'], ['y']), /Col2Im: image_shape must be a constant int64 tensor/);
   refuses('QuantizeLinear block', 21, [2, 4], (b) => {
     b.init('s', FLOAT, [2, 2], [1, 1, 1, 1]);
