@@ -13,13 +13,23 @@ const DIGEST_BYTES = 32;
 // core for large input labels (docs/decisions.md, host SHA-256). Browsers and workerd
 // without node:crypto have none: the core hashes. Checked once on 'abc'.
 let hostSha256P = null; // Promise<createHash | null>
+const isAbc = (d) => d?.length === DIGEST_BYTES && d[0] === 0xba && d[DIGEST_BYTES - 1] === 0xad;
+// node:crypto's one-shot hash(alg, data) where it has one (Node >= 20.12,
+// 21.7), beside the createHash it came with: ~1 µs less per input than
+// createHash + update + digest, a third of a 2 KiB input's hashing.
+const oneShot = { of: null, fn: null };
 function hostSha256() {
   hostSha256P ??= (async () => {
     if (!isNode && !globalThis.Deno && !globalThis.Bun) return null;
     try {
-      const { createHash } = await builtin('node:crypto');
-      const d = createHash('sha256').update(new Uint8Array([97, 98, 99])).digest();
-      return d.length === DIGEST_BYTES && d[0] === 0xba && d[DIGEST_BYTES - 1] === 0xad ? createHash : null;
+      const { createHash, hash } = await builtin('node:crypto');
+      if (!isAbc(createHash('sha256').update(new Uint8Array([97, 98, 99])).digest())) return null;
+      try {
+        if (typeof hash === 'function' && isAbc(hash('sha256', new Uint8Array([97, 98, 99]), 'buffer'))) Object.assign(oneShot, { of: createHash, fn: hash });
+      } catch {
+        // no usable one-shot: createHash for every input
+      }
+      return createHash;
     } catch {
       return null;
     }
@@ -38,6 +48,24 @@ LEAF.set(new TextEncoder().encode('holo/content-leaf/v1'));
 function isLeafBlock(b) {
   for (let i = 0; i < LEAF.length; i++) if (b[i] !== LEAF[i]) return false;
   return true;
+}
+
+// The parts of a small message copied into one scratch array for the
+// one-shot hash (a copy of <= 64 KiB is a small fraction of hashing it);
+// null: hash them part by part.
+const SCRATCH_MAX = 64 << 10;
+let scratch = new Uint8Array(0);
+function concatParts(mem, dv, partsPtr, n) {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += SPAN.get(dv, partsPtr + SPAN.sizeof * i, 'len');
+  if (total > SCRATCH_MAX) return null;
+  if (scratch.length < total) scratch = new Uint8Array(Math.max(total, 4096));
+  for (let i = 0, at = 0; i < n; i++) {
+    const p = partsPtr + SPAN.sizeof * i, len = SPAN.get(dv, p, 'len');
+    scratch.set(new Uint8Array(mem, SPAN.get(dv, p, 'data'), len), at);
+    at += len;
+  }
+  return scratch.subarray(0, total);
 }
 
 /**
@@ -100,7 +128,13 @@ export function hostImports(rt, alloc, sha256) {
     holo_host_sha256(partsPtr, n, outPtr) {
       const createHash = sha256();
       if (!createHash) return 1;
+      const put = (d) => {
+        if (d.length !== DIGEST_BYTES) return 1;
+        new Uint8Array(rt.mem, outPtr, DIGEST_BYTES).set(d);
+        return 0;
+      };
       try {
+        let d = null;
         const mem = rt.mem, dv = new DataView(mem);
         const span = (i) => [SPAN.get(dv, partsPtr + SPAN.sizeof * i, 'data'), SPAN.get(dv, partsPtr + SPAN.sizeof * i, 'len')];
         let h = null, i = 0;
@@ -109,15 +143,13 @@ export function hostImports(rt, alloc, sha256) {
           if (leaf.of !== createHash) leaf = { of: createHash, base: createHash('sha256').update(LEAF) };
           if (typeof leaf.base?.copy === 'function') (h = leaf.base.copy()), (i = 1);
         }
+        if (!h && oneShot.of === createHash && (d = concatParts(mem, dv, partsPtr, n))) return put(oneShot.fn('sha256', d, 'buffer'));
         h ??= createHash('sha256');
         for (; i < n; i++) {
           const [data, len] = span(i);
           if (len) h.update(new Uint8Array(mem, data, len));
         }
-        const d = h.digest();
-        if (d.length !== DIGEST_BYTES) return 1;
-        new Uint8Array(mem, outPtr, DIGEST_BYTES).set(d);
-        return 0;
+        return put(h.digest());
       } catch {
         return 1; // the core hashes instead
       }

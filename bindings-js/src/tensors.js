@@ -114,7 +114,12 @@ export function marshalInputs(rt, ports, inputs, what) {
       if (shape) {
         shapePtr = rt.alloc(DIM * Math.max(shape.length, 1), DIM); owned.push(shapePtr);
         const dv = rt.dv();
-        shape.forEach((d, k) => dv.setBigInt64(shapePtr + DIM * k, BigInt(d), true));
+        // a Number dim (shapeOf: a safe integer >= 0) as two 32-bit halves: no BigInt made per dim
+        shape.forEach((d, k) => {
+          const q = shapePtr + DIM * k;
+          if (typeof d === 'bigint') dv.setBigInt64(q, d, true);
+          else (dv.setUint32(q, d % 2 ** 32, true), dv.setUint32(q + 4, Math.floor(d / 2 ** 32), true));
+        });
       }
       const dv = rt.dv(), q = inArr + INPUT.sizeof * i;
       INPUT.set(dv, q, 'bytes', p);
