@@ -29,7 +29,7 @@
 // onProgress(stage, done, total): called as the conversion advances; stages
 //   'decode', 'nodes' (done of total ONNX nodes), 'rewrites', 'emit'.
 // fuse: default true — the kernel-contract rewrites (docs/converter.md):
-//   fuse-layernorm, fuse-matmul-bias, fuse-relu, fuse-clip. Same output bytes as the
+//   fuse-layernorm, fuse-matmul-scale, fuse-matmul-bias, fuse-relu, fuse-clip. Same output bytes as the
 //   unfused graph, but for fuse-qdq (QDQ onto the integer ops: onnxruntime's
 //   default-level bytes, decision 66); `fuse: false` emits the op-for-op graph. Weight layouts are
 //   the backend's (a MatMul/Gemm's constant B is packed by its kernel at the
@@ -40,7 +40,7 @@
 // opset-18 form with explicit attribute defaults (onnx-ops), inferring shapes
 // and folding constants as it goes -> rewrites: remove-identity,
 // fuse-batchnorm, fold-constants, dead-nodes, then (fuse) fuse-layernorm,
-// fuse-matmul-bias, fuse-relu, fuse-clip, dead-nodes -> backend check -> GraphBuilder
+// fuse-matmul-scale, fuse-matmul-bias, fuse-relu, fuse-clip, dead-nodes -> backend check -> GraphBuilder
 // -> writeHolo. Anything that cannot be converted exactly throws an Error
 // naming the op, the node and what is missing.
 import { readModel, dtypeName } from './onnx-reader.js';
@@ -54,6 +54,7 @@ import { compileFoldCore, foldHost, KernelFolder, FOLD_VARIANT } from './fold-ru
 import { fuseBatchNorm } from './rewrites/fuse-batchnorm.js';
 import { removeDeadNodes } from './rewrites/dead-nodes.js';
 import { fuseMatMulBias } from './rewrites/fuse-matmul-bias.js';
+import { fuseMatMulScale } from './rewrites/fuse-matmul-scale.js';
 import { fuseQMatMulFloat } from './rewrites/fuse-qmatmul-float.js';
 import { fuseRelu, fuseClip } from './rewrites/fuse-relu.js';
 import { fuseSilu, fuseGelu, fuseActivation } from './rewrites/fuse-activation.js';
@@ -278,6 +279,7 @@ function rewrite(ir, opts, fold) {
   // kernel-contract fusions run after folding (a fused node is no fold's business)
   if (opts.fuse !== false) {
     fuseLayerNorm(ir);
+    fuseMatMulScale(ir);
     fuseMatMulBias(ir);
     fuseQMatMulFloat(ir);
     fuseRelu(ir);

@@ -22,10 +22,9 @@ const isSession = (v) => v instanceof Session;
 /** Runs `call(inArr, nIn, views, nOut, extra)` with the warm store attached; frees its scratch. */
 function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null } = {}) {
   const rt = live(h), x = rt.x, outputs = h.session.outputs;
-  const [inArr, owned] = marshalInputs(rt, h.session.inputs, inputs, what);
   const nOut = outputs.length;
+  const [inArr, owned, views] = marshalInputs(rt, h.session.inputs, inputs, what, viewsBytes(nOut));
   try {
-    const views = rt.alloc(viewsBytes(nOut)); owned.push(views);
     const extra = extraBytes ? rt.alloc(extraBytes, 16) : 0; if (extra) owned.push(extra);
     const st = withStore(h, () => fn(inArr, inputs.length, views, nOut, extra));
     const died = rt.threadsFault(); // a pool worker that died during the call fails it (THREADS)

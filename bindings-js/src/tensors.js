@@ -100,38 +100,50 @@ export function ordered(ports, inputs, what) {
   throw new HologramError('INPUT', `${what}: inputs must be an array in port order or an object of named feeds`);
 }
 
-/** Writes holo_input[] for `inputs` (port order); returns [array pointer, pointers to free]. */
-export function marshalInputs(rt, ports, inputs, what) {
+/**
+ * Writes holo_input[] for `inputs` (port order); returns [array pointer,
+ * pointers to free, pointer to `tail` bytes (0: none asked)]. The array,
+ * every input's bytes (64-byte aligned) and dims, and the tail are one heap
+ * block: one alloc and one free per call, not two per input (a 3-input
+ * execute made 8 allocs and 8 frees, ~1 µs).
+ */
+export function marshalInputs(rt, ports, inputs, what, tail = 0) {
   if (inputs.length !== ports.length) throw new HologramError('INPUT', `${what}: expected ${ports.length} input${ports.length === 1 ? '' : 's'} (${ports.map((p) => p.name).join(', ')}), got ${inputs.length}`);
   const prepared = inputs.map((t, i) => inputBytes(t, ports[i], i));
-  const owned = [];
-  try {
-    const inArr = rt.alloc(INPUT.sizeof * Math.max(prepared.length, 1));
-    owned.push(inArr);
-    prepared.forEach(({ bytes, shape }, i) => {
-      const p = rt.copyIn(bytes, 64); owned.push(p);
-      let shapePtr = 0;
-      if (shape) {
-        shapePtr = rt.alloc(DIM * Math.max(shape.length, 1), DIM); owned.push(shapePtr);
-        const dv = rt.dv();
-        // a Number dim (shapeOf: a safe integer >= 0) as two 32-bit halves: no BigInt made per dim
-        shape.forEach((d, k) => {
-          const q = shapePtr + DIM * k;
-          if (typeof d === 'bigint') dv.setBigInt64(q, d, true);
-          else (dv.setUint32(q, d % 2 ** 32, true), dv.setUint32(q + 4, Math.floor(d / 2 ** 32), true));
-        });
-      }
-      const dv = rt.dv(), q = inArr + INPUT.sizeof * i;
-      INPUT.set(dv, q, 'bytes', p);
-      INPUT.set(dv, q, 'len', bytes.byteLength);
-      INPUT.set(dv, q, 'shape', shapePtr);
-      INPUT.set(dv, q, 'rank', shape ? shape.length : 0);
-    });
-    return [inArr, owned];
-  } catch (e) {
-    if (!rt.poisoned) for (const p of owned) rt.x.holo_free(p);
-    throw e;
-  }
+  const up = (n, a) => Math.ceil(n / a) * a;
+  let end = INPUT.sizeof * Math.max(prepared.length, 1);
+  const at = prepared.map(({ bytes, shape }) => {
+    const data = (end = up(end, 64));
+    end += bytes.byteLength;
+    const dims = shape ? (end = up(end, DIM)) : 0;
+    if (shape) end += DIM * Math.max(shape.length, 1);
+    return [data, dims];
+  });
+  const tailAt = tail ? (end = up(end, 16)) : 0;
+  end += tail;
+  const block = rt.alloc(end, 64);
+  const owned = [block];
+  const mem = new Uint8Array(rt.mem), dv = rt.dv();
+  prepared.forEach(({ bytes, shape }, i) => {
+    const p = block + at[i][0];
+    mem.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), p);
+    let shapePtr = 0;
+    if (shape) {
+      shapePtr = block + at[i][1];
+      // a Number dim (shapeOf: a safe integer >= 0) as two 32-bit halves: no BigInt made per dim
+      shape.forEach((d, k) => {
+        const q = shapePtr + DIM * k;
+        if (typeof d === 'bigint') dv.setBigInt64(q, d, true);
+        else (dv.setUint32(q, d % 2 ** 32, true), dv.setUint32(q + 4, Math.floor(d / 2 ** 32), true));
+      });
+    }
+    const q = block + INPUT.sizeof * i;
+    INPUT.set(dv, q, 'bytes', p);
+    INPUT.set(dv, q, 'len', bytes.byteLength);
+    INPUT.set(dv, q, 'shape', shapePtr);
+    INPUT.set(dv, q, 'rank', shape ? shape.length : 0);
+  });
+  return [block, owned, tail ? block + tailAt : 0];
 }
 
 /** Bytes to allocate for n holo_view records. */

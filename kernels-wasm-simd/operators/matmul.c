@@ -41,6 +41,19 @@ static holo_status check_act(holo_kernel_call *c, const char *op) {
   return holo_k_gemm_act(c, op, &q);
 }
 
+/* `holo_alpha` (FLOAT): MatMul then Mul by that scalar, the multiply the
+ * epilogue does first (alpha * v, before any bias and activation): the
+ * bytes of the pair, one pass and one node fewer (an attention block's
+ * q k^T scale; compiler/rewrites/fuse-matmul-scale.js). */
+static holo_status mm_alpha(holo_kernel_call *c, holo_gemm *q) {
+  const holo_attr *a = holo_attr_find(c, "holo_alpha");
+  if (!a) return HOLO_OK;
+  if (a->type != HOLO_ATTR_FLOAT) return holo_k_fail(c, HOLO_ERR_KERNEL, "MatMul: holo_alpha must be FLOAT");
+  q->scale = true;
+  q->alpha = holo_attr_float(c, "holo_alpha", 1.0f);
+  return HOLO_OK;
+}
+
 /* A bias operand [N] or [1,N] (or [1]): its column stride. */
 static holo_status row_bias(holo_kernel_call *c, const char *op, uint32_t idx, size_t N, size_t *bcs) {
   char s1[HOLO_K_SHAPE_STR];
@@ -83,6 +96,8 @@ holo_status holo_k_matmul_f32_infer(holo_kernel_call *c) {
   if ((st = holo_k_check_input(c, "MatMul", 0, HOLO_DT_F32))) return st;
   if ((st = holo_k_check_input(c, "MatMul", 1, HOLO_DT_F32))) return st;
   if ((st = check_act(c, "MatMul"))) return st;
+  holo_gemm qa = {0};
+  if ((st = mm_alpha(c, &qa))) return st;
   mm_geom g;
   int64_t ys[HOLO_MAX_RANK];
   uint32_t yr;
@@ -120,6 +135,7 @@ holo_status holo_k_matmul_f32_run(holo_kernel_call *c) {
   q.ldb = g.N;
   q.ldc = g.N;
   holo_k_gemm_act(c, "MatMul", &q);
+  mm_alpha(c, &q);
   if (!holo_k_absent(c, 2)) {
     q.bias = c->inputs[2].data;
     row_bias(c, "MatMul", 2, g.N, &q.bcs);

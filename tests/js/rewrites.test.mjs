@@ -364,6 +364,56 @@ test('fusions: MatMul + Add(bias) + Relu (2-D and batched 3-D A, bias [N] and [1
   assert.ok(fused.report.rewrites.some((l) => /fuse-relu: 1/.test(l)));
 });
 
+test('fusions: MatMul * scalar (either order, [] or [1,1,1]; then bias + Relu) -> MatMul(holo_alpha), attention q k^T scale too; same bytes', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [2, 3, 12]);
+  b.init('w1', FLOAT, [12, 17], rand(204, 0.5)).init('b1', FLOAT, [17], rand(17, 0.1)).init('s0', FLOAT, [], [0.3]);
+  b.init('w2', FLOAT, [17, 9], rand(153, 0.5)).init('s1', FLOAT, [1, 1, 1], [-1.75]);
+  b.node('MatMul', ['x', 'w1'], ['h1']).node('Mul', ['h1', 's0'], ['h2']).node('Add', ['h2', 'b1'], ['h3']).node('Relu', ['h3'], ['h4'])
+    .node('MatMul', ['h4', 'w2'], ['h5']).node('Mul', ['s1', 'h5'], ['y']);
+  b.output('y', FLOAT, [2, 3, 9]);
+  const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(72), shape: [2, 3, 12] } });
+  assert.equal(ops, ['MatMul', 'MatMul']);
+  const attr = (n, k) => n.attrs.find((a) => a.name === k)?.value;
+  assert.is(attr(fused.graph.nodes[0], 'holo_alpha'), Math.fround(0.3));
+  assert.is(attr(fused.graph.nodes[0], 'holo_activation'), 'Relu');
+  assert.is(fused.graph.nodes[0].inputs.length, 3);
+  assert.is(attr(fused.graph.nodes[1], 'holo_alpha'), -1.75);
+  assert.ok(fused.report.rewrites.some((l) => /fuse-matmul-scale: 2/.test(l)));
+
+  const a = new OnnxBuilder(13);
+  a.input('q', FLOAT, [1, 16, 8]).input('k', FLOAT, [1, 16, 8]);
+  a.init('scale', FLOAT, [], [0.125]);
+  a.node('Transpose', ['k'], ['kt'], { perm: [0, 2, 1] }).node('MatMul', ['q', 'kt'], ['s']).node('Mul', ['s', 'scale'], ['ss'])
+    .node('Softmax', ['ss'], ['y'], { axis: -1 });
+  a.output('y', FLOAT, [1, 16, 16]);
+  const att = await checkFusion(a.bytes(), { q: { data: rand(128), shape: [1, 16, 8] }, k: { data: rand(128), shape: [1, 16, 8] } });
+  assert.equal(att.ops, ['Transpose', 'MatMul', 'Softmax']);
+});
+
+test('fusions: a Mul that must stay: a non-scalar or NaN factor, a product used twice, a scalar of higher rank, a MatMul with a bias already', async () => {
+  const b = new OnnxBuilder(13);
+  b.input('x', FLOAT, [3, 12]);
+  b.init('w', FLOAT, [12, 5], rand(60, 0.5)).init('w1', FLOAT, [3, 5], rand(15, 1)).init('row', FLOAT, [5], rand(5, 1)).init('hi', FLOAT, [1, 1, 1], [2]);
+  b.init('b', FLOAT, [5], rand(5, 0.1)).init('two', FLOAT, [], [2]);
+  b.node('MatMul', ['x', 'w'], ['m1']).node('Mul', ['m1', 'w1'], ['y1']);
+  b.node('MatMul', ['x', 'w'], ['m2']).node('Mul', ['m2', 'row'], ['y2']);
+  b.node('MatMul', ['x', 'w'], ['m3']).node('Mul', ['m3', 'two'], ['y3']);
+  b.node('MatMul', ['x', 'w'], ['m4']).node('Mul', ['m4', 'hi'], ['y4']);
+  b.node('MatMul', ['x', 'w'], ['m5']).node('Add', ['m5', 'b'], ['m6']).node('Mul', ['m6', 'two'], ['y5']);
+  b.output('y1', FLOAT, [3, 5]).output('y2', FLOAT, [3, 5]).output('y3', FLOAT, [3, 5]).output('m3', FLOAT, [3, 5]).output('y4', FLOAT, [1, 3, 5]).output('y5', FLOAT, [3, 5]);
+  const { ops, fused } = await checkFusion(b.bytes(), { x: { data: rand(36), shape: [3, 12] } });
+  assert.is(ops.filter((o) => o === 'Mul').length, 5, ops.join(' '));
+  assert.ok(!fused.graph.nodes.some((n) => n.attrs.some((a) => a.name === 'holo_alpha')));
+  // a NaN factor (its product's NaN payload could depend on the order): kept
+  const n = new OnnxBuilder(13);
+  n.input('x', FLOAT, [3, 12]);
+  n.init('w', FLOAT, [12, 5], rand(60, 0.5)).init('nan', FLOAT, [], [NaN]);
+  n.node('MatMul', ['x', 'w'], ['m']).node('Mul', ['m', 'nan'], ['y']);
+  n.output('y', FLOAT, [3, 5]);
+  assert.equal(opsOf(convert(n.bytes()).graph), ['MatMul', 'Mul']);
+});
+
 test('fusions: Conv + Relu -> Conv(holo_activation), MaxPool/Softmax untouched, same bytes', async () => {
   const b = new OnnxBuilder(13);
   b.input('x', FLOAT, [1, 3, 9, 7]);
