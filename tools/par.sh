@@ -44,3 +44,24 @@ cmocka_counts() {
   cm_skip=$(grep -oP '^\[  SKIPPED \] \K[0-9]+(?= test)' <<<"$1" | tail -1)
   cm_pass=${cm_pass:-0} cm_fail=${cm_fail:-0} cm_skip=${cm_skip:-0}
 }
+
+# make_goals JOBS LOG TARGET...: builds the targets with make -k into LOG and
+# keeps the goals make gave up on (GNU make -k names each: "Target 'X' not
+# remade because of errors."). `built X` then answers from that list: one
+# parse of the Makefile, not a `make -q` per program (~1 s each with the
+# build tree's dependency files: a minute of make check's C suites).
+make_goals() {
+  local jobs=$1 log=$2
+  shift 2
+  mg_rc=0
+  make -s -k -j"$jobs" "$@" >"$log" 2>&1 || mg_rc=$?
+  mg_unmade=$(grep -oP "Target '\K[^']+(?=' not remade because of errors)" "$log" || true)
+}
+
+# built TARGET: 0 when make_goals built it (or it was up to date).
+built() {
+  [ -e "$1" ] || return 1
+  grep -qxF "$1" <<<"$mg_unmade" && return 1
+  # make failed and named no goal (a Makefile error): trust no old binary
+  [ "$mg_rc" -eq 0 ] || [ -n "$mg_unmade" ]
+}

@@ -29,10 +29,10 @@ rm -rf "$CL"; mkdir -p "$CL"
 cnames=()
 for src in tests/c/test_*.c; do cnames+=("$(basename "$src" .c)"); done
 # -k: one test that does not build must not keep the others from running
-make -s -k -j"$JOBS" "${cnames[@]/#/build/asan/}" >"$CL/build.log" 2>&1
+make_goals "$JOBS" "$CL/build.log" "${cnames[@]/#/build/asan/}"
 c_one() {
-  # not up to date after the build: it failed (its errors are in build.log)
-  if ! make -s -q "build/asan/$1" 2>/dev/null; then echo build >"$CL/$1.rc"; return; fi
+  # not built: it failed (its errors are in build.log)
+  if ! built "build/asan/$1"; then echo build >"$CL/$1.rc"; return; fi
   ASAN_OPTIONS=detect_leaks=1 "build/asan/$1" >"$CL/$1.out" 2>&1
   echo $? >"$CL/$1.rc"
 }

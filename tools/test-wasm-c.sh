@@ -20,19 +20,18 @@ trap 'rm -f "$log"' EXIT
 targets=()
 for vs in "${pairs[@]}"; do targets+=("build/wasm-test/$vs.wasm"); done
 # -k: one suite that does not build must not keep the others from running
-make -s -k -j"${WASM_C_JOBS:-2}" "${targets[@]}" >"$log" 2>&1 || true
+. tools/par.sh
+make_goals "${WASM_C_JOBS:-2}" "$log" "${targets[@]}"
 
 # Each suite runs in its own node process, WASM_C_JOBS at once
 # (tools/par.sh); results go to build/logs/wasm-c/VARIANT-SUITE.{out,rc} and
 # are read back in the list's order.
-. tools/par.sh
 WL=build/logs/wasm-c
 rm -rf "$WL"; mkdir -p "$WL"
 wc_one() {
   local w=build/wasm-test/$1.wasm f=$WL/${1//\//-}
-  # not up to date after the build: it failed, or a source changed since
-  # (other work in the tree); then a stale .wasm never runs
-  if ! make -s -q "$w" 2>/dev/null; then echo build >"$f.rc"; return; fi
+  # not built: it failed (its errors are in the build log); a stale .wasm never runs
+  if ! built "$w"; then echo build >"$f.rc"; return; fi
   timeout "${WASM_C_TIMEOUT:-300}" node tools/wasi-test-run.mjs "$w" >"$f.out" 2>&1
   echo $? >"$f.rc"
 }

@@ -26,11 +26,11 @@ t0=$(date +%s)
 # variant (per-object rules; only what changed is rebuilt). -k: one test that
 # does not build must not keep the others from running.
 # (tests are compiled without -Werror there: see the Makefile)
-make -s -k -j"$JOBS" "${names[@]/#/$P/}" >"$L/build.log" 2>&1
+make_goals "$JOBS" "$L/build.log" "${names[@]/#/$P/}"
 
 vg_one() {
   rm -f "$L/$1.rc"
-  if ! make -s -q "$P/$1" 2>/dev/null; then echo "build 0" >"$L/$1.rc"; return; fi
+  if ! built "$P/$1"; then echo "build 0" >"$L/$1.rc"; return; fi
   local s0=$(date +%s)
   HOLO_TEST_LIGHT=1 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
     --show-leak-kinds=definite,indirect --track-origins=yes --trace-children=no -q \
