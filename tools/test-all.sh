@@ -99,6 +99,12 @@ suite layers node tools/check-layers.mjs
 suite zoo-small node tests/zoo/run.mjs
 finish() {
   echo "suite seconds:$times (total $SECONDS s)"
+  # build/gate-passed: the commit this run passed on (a clean tree only), for
+  # a landing script or hook to check; a pipe to tail hides the exit status
+  rm -f build/gate-passed
+  if [ "$fail" = 0 ] && [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    git rev-parse HEAD >build/gate-passed 2>/dev/null || rm -f build/gate-passed
+  fi
   echo "$pass passed, $fail failed"
   [ "$fail" = 0 ]
 }

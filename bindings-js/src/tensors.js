@@ -20,6 +20,7 @@ const INPUT = new Struct('holo_input', ['bytes', 'len', 'shape', 'rank']);
 const VIEW = new Struct('holo_view', ['label', 'data', 'len', 'dtype', 'rank', 'shape']);
 const PORT = new Struct('holo_port_info', ['name', 'name_len', 'dtype', 'rank', 'shape', 'symbol', 'symbol_len']);
 const DIM = VIEW.extent('shape').size; // bytes of one int64 dimension
+const DIM_HIGH = DIM / 2; // where a little-endian int64 dimension keeps its high 32 bits
 
 /** The dtype name of a holo_dtype code (the code as a string when unknown). */
 export const dtypeName = (code) => (code === SEQ ? 'sequence' : code === OPT ? 'optional' : DTYPES[code] ?? String(code));
@@ -134,7 +135,7 @@ export function marshalInputs(rt, ports, inputs, what, tail = 0) {
       shape.forEach((d, k) => {
         const q = shapePtr + DIM * k;
         if (typeof d === 'bigint') dv.setBigInt64(q, d, true);
-        else (dv.setUint32(q, d % 2 ** 32, true), dv.setUint32(q + 4, Math.floor(d / 2 ** 32), true));
+        else (dv.setUint32(q, d % 2 ** 32, true), dv.setUint32(q + DIM_HIGH, Math.floor(d / 2 ** 32), true));
       });
     }
     const q = block + INPUT.sizeof * i;
