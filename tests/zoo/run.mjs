@@ -14,7 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../bindings-js/index.js';
 import { loadManifest } from '../../bench/zoo/manifest.mjs';
-import { checkModel, compareOutput } from '../../bench/zoo/check.mjs';
+import { checkModel, compareOutput, twinRule } from '../../bench/zoo/check.mjs';
+import { float32Twin } from '../../bench/zoo/f32-twin.mjs';
+import onnxProto from 'onnx-proto';
+
+const { onnx } = onnxProto;
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIR = path.join(HERE, 'models');
@@ -67,6 +71,34 @@ const changes = [];
   const f32 = compareOutput('y', ref, with1(0, 3 + 1.5 * u3)).ok;
   if (a && !b && c && !d && !f32) passed++;
   else { failed++; console.log(`zoo-small: FAIL float16-bar self-check (${[a, b, c, d, f32]})`); }
+}
+
+// The twin rule (a float16 model's error against its float32 twin, beside
+// onnxruntime's): less error passes; more error overall fails; one output
+// over TWIN_SPREAD times onnxruntime's fails though the model's error is less.
+{
+  const t = (d) => ({ dims: [d.length], type: 'float32', data: Float32Array.from(d) });
+  const twin = { a: t([1, 2, 3, 4]), b: t([-1, 1, -1, 1]) };
+  const ort = { a: t([1.1, 2, 3, 4]), b: t([-1, 1.01, -1, 1]) };
+  const run = (a, b) => twinRule(['a', 'b'], { all: ort, other: twin }, { a: t(a), b: t(b) }, twin).why;
+  const less = run([1.005, 2, 3, 4], [-1, 1.005, -1, 1]);
+  const more = run([1.12, 2, 3, 4], [-1, 1.012, -1, 1]); // 1.2x on each: the model's error
+  const oneOver = run([1, 2, 3, 4], [-1, 1.013, -1, 1]); // 0 and 1.3x: one output
+  // a level of onnxruntime with more error than 'all' sets the bar
+  const byLevel = twinRule(['a', 'b'], { all: ort, basic: { a: t([1.15, 2, 3, 4]), b: t([-1, 1.015, -1, 1]) } },
+    { a: t([1.12, 2, 3, 4]), b: t([-1, 1.012, -1, 1]) }, twin).why;
+  // the twin itself: float16 weights and Casts widened, values kept
+  const m = new onnx.ModelProto({ irVersion: 8, opsetImport: [{ domain: '', version: 15 }], graph: {
+    name: 'g', node: [{ opType: 'Cast', input: ['x'], output: ['h'], attribute: [{ name: 'to', type: 2, i: 10 }] },
+      { opType: 'Mul', input: ['h', 'w'], output: ['y'] }],
+    initializer: [{ name: 'w', dims: [2], dataType: 10, rawData: new Uint8Array([0x00, 0x3c, 0x00, 0xc2]) }], // 1, -3
+    input: [{ name: 'x', type: { tensorType: { elemType: 1, shape: { dim: [{ dimValue: 2 }] } } } }],
+    output: [{ name: 'y', type: { tensorType: { elemType: 10, shape: { dim: [{ dimValue: 2 }] } } } }] } });
+  const tw = onnx.ModelProto.decode(float32Twin(onnx.ModelProto.encode(m).finish())).graph;
+  const w = tw.initializer[0], wv = new Float32Array(Uint8Array.from(w.rawData).buffer);
+  const widened = w.dataType === 1 && wv[0] === 1 && wv[1] === -3 && Number(tw.node[0].attribute[0].i) === 1 && tw.output[0].type.tensorType.elemType === 1;
+  if (less === null && byLevel === null && /error vs the float32 twin/.test(more) && /output 'b' error 1.300x onnxruntime's largest/.test(oneOver) && widened) passed++;
+  else { failed++; console.log(`zoo-small: FAIL twin-rule self-check (less ${less}, by level ${byLevel}, more ${more}, one over ${oneOver}, widened ${widened})`); }
 }
 
 for (const e of loadManifest(DIR, { trained: false })) {
