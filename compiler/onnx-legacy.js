@@ -18,6 +18,9 @@ const DIFFERS = {
   Cast: [6, "Cast-1 names its target type by a string 'to'"],
 };
 
+/** The table, for docs/operators.md (tools/gen-operators.mjs). */
+export const LEGACY_DIFFERS = DIFFERS;
+
 /** The node as its opset-6 form, or a refusal naming the difference (`opset` < 6 only). */
 export function legacyNode(n, opset) {
   if (opset >= 6) return n;

@@ -322,6 +322,7 @@ export const MORE_SHAPE_RULES = new Map([
   ['OneHot', oneHotShape],
   ['TfIdfVectorizer', tfidfShape],
   ['holo.NonMaxSuppressionPadded', nmsPaddedShape],
+  ['holo.RoiPoolMax', ({ x, sh }) => (x && x.length === 4 && sh(1) && sh(2) && sh(3) ? [sh(1)[0], x[1], sh(2)[1], sh(3)[1]] : null)],
   ['RoiAlign', ({ x, sh, node }) => (x && x.length === 4 && sh(1) ? [sh(1)[0], x[1], attr(node, 'output_height', 1), attr(node, 'output_width', 1)] : null)],
   ['Range', rangeShape],
   ['Resize', resizeShape],

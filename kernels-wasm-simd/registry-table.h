@@ -299,11 +299,13 @@
      .infer = holo_k_topk_infer, .run = holo_k_topk_run},
     {.op = "NonZero", .identity = "NonZero/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_nonzero_infer, .run = holo_k_nonzero_run},
-    /* detection (nms.c, roialign.c) */
+    /* detection (nms.c, roialign.c, roipool.c) */
     {.op = "holo.NonMaxSuppressionPadded", .identity = "holo.NonMaxSuppressionPadded/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_nms_infer, .run = holo_k_nms_run},
     {.op = "RoiAlign", .identity = "RoiAlign/f32/scalar/1", .dtypes = "f32",
      .infer = holo_k_roialign_infer, .run = holo_k_roialign_run},
+    {.op = "holo.RoiPoolMax", .identity = "holo.RoiPoolMax/f32/scalar/1", .dtypes = "f32",
+     .infer = holo_k_roipoolmax_infer, .run = holo_k_roipoolmax_run},
     {.op = "holo.UniqueOrder", .identity = "holo.UniqueOrder/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_uniqueorder_infer, .run = holo_k_uniqueorder_run},
     {.op = "Unique", .identity = "Unique/numeric/scalar/1", .dtypes = "numeric",

@@ -70,8 +70,8 @@ HOLO_K_OPERATOR(mul) HOLO_K_OPERATOR(div) HOLO_K_OPERATOR(pow) HOLO_K_OPERATOR(m
 HOLO_K_OPERATOR(bitwiseand) HOLO_K_OPERATOR(bitwiseor) HOLO_K_OPERATOR(bitwisexor) HOLO_K_OPERATOR(bitwisenot)
 HOLO_K_OPERATOR(scatterelements) HOLO_K_OPERATOR(scatternd) HOLO_K_OPERATOR(gathernd)
 HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero) HOLO_K_OPERATOR(uniqueorder) HOLO_K_OPERATOR(unique)
-/* detection (nms.c, roialign.c) */
-HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign)
+/* detection (nms.c, roialign.c, roipool.c) */
+HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign) HOLO_K_OPERATOR(roipoolmax)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
 HOLO_K_OPERATOR(onehot) HOLO_K_OPERATOR(eyelike) HOLO_K_OPERATOR(dropout)
 /* text (tfidf.c) */

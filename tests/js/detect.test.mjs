@@ -2,7 +2,8 @@
 // operators/nms.c, roialign.c) against onnxruntime-node: NonMaxSuppression
 // byte-exact over random boxes with equal scores, degenerate and swapped
 // boxes, both box formats, absent and present thresholds, several batches
-// and classes, fed at execute time and folded at convert time.
+// and classes, fed at execute time and folded at convert time. MaxRoiPool
+// (operators/roipool.c) byte-exact over random rois.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
@@ -177,6 +178,65 @@ test('RoiAlign: a batch index out of range and a non-finite roi are refusals', a
   assert.throws(() => run([0, 0, 2, 2], 1n), /batch index 1 \(roi 0\) is outside \[0, 1\)/);
   assert.throws(() => run([0, NaN, 2, 2], 0n), /roi 0 is not finite/);
   h.dispose();
+});
+
+// rois [R, 5] for MaxRoiPool: a batch index (fractions truncate), corners
+// in image units / scale, some on .5 (std::round's ties), swapped
+// (malformed: one pixel), or partly and wholly outside the image
+function poolRois(R, N, H, W, scale) {
+  const a = new Float32Array(R * 5);
+  for (let i = 0; i < R; i++) {
+    const r = next();
+    const tie = (v) => (r < 0.3 ? Math.round(v * scale * 2) / 2 / scale : v); // corners on .5 after scaling
+    const x1 = (next() * (W + 4) - 2) / scale, y1 = (next() * (H + 4) - 2) / scale;
+    const x2 = r < 0.15 ? x1 - 2 / scale : x1 + next() * W / scale, y2 = r > 0.9 ? (H + 3) / scale : y1 + next() * H / scale;
+    a.set([Math.min(N - 1, next() * N), tie(x1), tie(y1), tie(x2), tie(y2)], 5 * i);
+    if (r > 0.95) a.set([0, (W + 1) / scale, (H + 1) / scale, (W + 5) / scale, (H + 5) / scale], 5 * i); // wholly outside: empty bins
+  }
+  return a;
+}
+
+test('MaxRoiPool: onnxruntime bytes over 48 random problems (scales, pooled shapes, ties, malformed and outside rois, NaN pixels)', async () => {
+  let empties = 0;
+  for (let k = 0; k < 48; k++) {
+    const N = 1 + (k % 2), C = [1, 3, 4][k % 3], H = [5, 12, 9][(k >> 1) % 3], W = [7, 12, 16][(k >> 2) % 3], R = 1 + (k % 6);
+    const scale = [1, 0.5, 0.25, 1 / 16][(k >> 1) % 4];
+    const a = { pooled_shape: [1 + (k % 4), 1 + ((k >> 2) % 3)] };
+    if (k % 7) a.spatial_scale = F(scale);
+    const sc = k % 7 ? scale : 1;
+    const b = new OnnxBuilder(k % 2 ? 1 : 13);
+    b.input('x', FLOAT, [N, C, H, W]).input('rois', FLOAT, [R, 5]);
+    b.node('MaxRoiPool', ['x', 'rois'], ['y'], a).output('y', FLOAT, null);
+    const x = Float32Array.from({ length: N * C * H * W }, () => next() * 4 - 2);
+    if (k % 5 === 4) x[Math.floor(next() * x.length)] = NaN;
+    const feeds = { x: [FLOAT, x, [N, C, H, W]], rois: [FLOAT, poolRois(R, N, H, W, sc), [R, 5]] };
+    const { want, got } = await both(b, feeds);
+    const what = JSON.stringify({ N, C, H, W, R, sc, ...a });
+    assert.equal([...got.shape], [...want.dims].map(Number), `${what}: shape`);
+    for (let i = 0; i < want.data.length; i++) {
+      assert.ok(Object.is(got.data[i], want.data[i]) || (Number.isNaN(got.data[i]) && Number.isNaN(want.data[i])), `${what}: element ${i} is ${got.data[i]}, onnxruntime ${want.data[i]}`);
+      if (Object.is(want.data[i], 0)) empties++;
+    }
+  }
+  assert.ok(empties > 0, 'some empty bins');
+});
+
+test('MaxRoiPool: a batch index out of range, a non-finite roi and a missing pooled_shape are refusals', async () => {
+  const b = new OnnxBuilder(1);
+  b.input('x', FLOAT, [1, 1, 4, 4]).input('rois', FLOAT, [1, 5]);
+  b.node('MaxRoiPool', ['x', 'rois'], ['y'], { pooled_shape: [2, 2] }).output('y', FLOAT, null);
+  const h = rt.load(convert(b.bytes()).holo);
+  const x = Float32Array.from({ length: 16 }, (_, i) => i);
+  const run = (r) => h.run({ x: { data: x, shape: [1, 1, 4, 4] }, rois: { data: Float32Array.from(r), shape: [1, 5] } });
+  assert.equal([...run([0, 0, 0, 3, 3]).y.data], [5, 7, 13, 15]);
+  const bad = /MaxRoiPool: a roi has a batch index outside \[0, N\), a non-finite value or a corner beyond 2\^24/;
+  for (const r of [[1, 0, 0, 2, 2], [-1, 0, 0, 2, 2], [0, NaN, 0, 2, 2], [0, 0, 0, 3e7, 2], [Infinity, 0, 0, 2, 2]]) assert.throws(() => run(r), bad, JSON.stringify(r));
+  assert.equal([...run([0.9, 0, 0, 1e7, 3]).y.data], [7, 0, 15, 0], 'a corner below 2^24 is taken (the right bins lie outside: 0)');
+  h.dispose();
+  const m = new OnnxBuilder(1);
+  m.input('x', FLOAT, [1, 1, 4, 4]).input('rois', FLOAT, [1, 5]);
+  m.node('MaxRoiPool', ['x', 'rois'], ['y'], {}).output('y', FLOAT, null);
+  assert.throws(() => convert(m.bytes()), /MaxRoiPool: required attribute 'pooled_shape' is missing/);
 });
 
 test.run();
