@@ -66,6 +66,21 @@ export class IR {
     return u;
   }
 
+  /**
+   * A fusion's last step: `consumer`, which reads `producer`'s one output x,
+   * is removed, and `producer` makes the consumer's output y instead; y
+   * keeps x's record (dtype, shape) under its own name.
+   */
+  absorb(producer, consumer) {
+    const x = producer.outputs[0], y = consumer.outputs[0];
+    const xv = this.values.get(x);
+    this.nodes.splice(this.nodes.indexOf(consumer), 1);
+    this.values.delete(y);
+    this.values.delete(x);
+    this.values.set(y, { ...xv, name: y });
+    producer.outputs = [y];
+  }
+
   consumers(name) {
     const out = [];
     for (const n of this.nodes) if (n.inputs.includes(name)) out.push(n);

@@ -127,12 +127,7 @@ export function fuseActivation(ir) {
     const p = ir.producer(x);
     if (!p || !FUSABLE.has(p.op) || p.outputs.length !== 1 || p.attrs.holo_activation) continue;
     if ((ir.uses().get(x) ?? 0) !== 1 || ir.outputs.includes(x)) continue;
-    const y = act.outputs[0];
-    ir.nodes.splice(ir.nodes.indexOf(act), 1);
-    ir.values.delete(y);
-    ir.values.delete(x);
-    ir.values.set(y, { ...xv, name: y });
-    p.outputs = [y];
+    ir.absorb(p, act);
     p.attrs = { ...p.attrs, ...actAttrs(act) };
     fused++;
   }

@@ -74,24 +74,12 @@ export function fuseBatchNorm(ir) {
     const single = prod && (uses.get(x.name) ?? 0) === 1 && !ir.outputs.includes(x.name);
     if (single && prod.op === 'Conv' && prod.outputs.length === 1 && fuseIntoConv(ir, bn, prod, p)) {
       // the Conv now produces the BatchNormalization's output
-      const y = bn.outputs[0];
-      ir.nodes.splice(ir.nodes.indexOf(bn), 1);
-      ir.values.delete(y);
-      const xv = ir.get(x.name);
-      ir.values.delete(x.name);
-      ir.values.set(y, { ...xv, name: y });
-      prod.outputs = [y];
+      ir.absorb(prod, bn);
       fused++;
       continue;
     }
     if (single && prod.op === 'Gemm' && fuseIntoGemm(ir, bn, prod, p)) {
-      const y = bn.outputs[0];
-      ir.nodes.splice(ir.nodes.indexOf(bn), 1);
-      ir.values.delete(y);
-      const xv = ir.get(x.name);
-      ir.values.delete(x.name);
-      ir.values.set(y, { ...xv, name: y });
-      prod.outputs = [y];
+      ir.absorb(prod, bn);
       fused++;
       continue;
     }

@@ -52,12 +52,7 @@ export function fuseMatMulBias(ir) {
     const bias = biasForm(ir, b, xv.shape, N);
     if (!bias) continue;
     mm.inputs = [mm.inputs[0], mm.inputs[1], bias];
-    const y = add.outputs[0];
-    ir.nodes.splice(ir.nodes.indexOf(add), 1);
-    ir.values.delete(y);
-    ir.values.delete(x);
-    ir.values.set(y, { ...xv, name: y });
-    mm.outputs = [y];
+    ir.absorb(mm, add);
     fused++;
   }
   if (fused) ir.log.push(`fuse-matmul-bias: ${fused} Add folded into MatMul`);

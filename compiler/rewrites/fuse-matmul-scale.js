@@ -40,12 +40,7 @@ export function fuseMatMulScale(ir) {
     if (!yv || yv.dtype !== DT.f32) continue;
     const alpha = scalarOf(ir, s, Array.isArray(xv.shape) ? xv.shape.length : null);
     if (alpha === undefined || Number.isNaN(alpha)) continue;
-    const y = mul.outputs[0];
-    ir.nodes.splice(ir.nodes.indexOf(mul), 1);
-    ir.values.delete(y);
-    ir.values.delete(x);
-    ir.values.set(y, { ...xv, name: y });
-    mm.outputs = [y];
+    ir.absorb(mm, mul);
     mm.attrs = { ...mm.attrs, holo_alpha: A.float(alpha) };
     fused++;
   }

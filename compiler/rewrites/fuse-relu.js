@@ -25,12 +25,7 @@ export function fuseRelu(ir) {
     const p = ir.producer(x);
     if (!p || !FUSABLE.has(p.op) || p.outputs.length !== 1 || p.attrs.holo_activation) continue;
     if ((ir.uses().get(x) ?? 0) !== 1 || ir.outputs.includes(x)) continue;
-    const y = relu.outputs[0];
-    ir.nodes.splice(ir.nodes.indexOf(relu), 1);
-    ir.values.delete(y);
-    ir.values.delete(x);
-    ir.values.set(y, { ...xv, name: y });
-    p.outputs = [y];
+    ir.absorb(p, relu);
     p.attrs = { ...p.attrs, holo_activation: A.string('Relu') };
     fused++;
   }
@@ -58,12 +53,7 @@ export function fuseClip(ir) {
     const p = ir.producer(x);
     if (!p || !FUSABLE.has(p.op) || p.outputs.length !== 1 || p.attrs.holo_activation) continue;
     if ((ir.uses().get(x) ?? 0) !== 1 || ir.outputs.includes(x)) continue;
-    const y = clip.outputs[0];
-    ir.nodes.splice(ir.nodes.indexOf(clip), 1);
-    ir.values.delete(y);
-    ir.values.delete(x);
-    ir.values.set(y, { ...xv, name: y });
-    p.outputs = [y];
+    ir.absorb(p, clip);
     p.attrs = {
       ...p.attrs,
       holo_activation: A.string('Clip'),
