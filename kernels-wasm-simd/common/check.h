@@ -28,6 +28,17 @@ const char *holo_k_dtype_name(uint32_t dt);
 holo_status holo_k_check_arity(holo_kernel_call *c, const char *op, uint32_t min_in,
                                uint32_t max_in, uint32_t max_out);
 
+/* A pack call as the geometry that infer and run share sees it: the runtime
+ * gives pack no outputs (backend.h holo_pack_call), so an arity check
+ * would refuse it and the weight would be repacked on every call; the view
+ * counts the one output infer will see (none is readable: outputs stays
+ * NULL). For kernels with one output whose geometry reads no output. */
+static inline holo_kernel_call holo_k_pack_view(const holo_kernel_call *c) {
+  holo_kernel_call q = *c;
+  q.n_outputs = 1;
+  return q;
+}
+
 /* infer's start: outputs[0] aliases nothing, no workspace. */
 static inline void holo_k_infer_reset(holo_kernel_call *c) {
   c->alias_input = -1;

@@ -204,7 +204,7 @@ static void ci_pack_weights(const holo_kernel_call *c, const ci_geom *g, int16_t
 }
 
 static holo_status ci_pack(holo_pack_call *p, const ci_ix *ix) {
-  holo_kernel_call *c = p->call;
+  holo_kernel_call v = holo_k_pack_view(p->call), *c = &v;
   ci_geom g;
   if (p->input != ix->w || c->n_inputs <= ix->w || ci_geometry(c, ix, &g))
     return HOLO_OK; /* infer says why */

@@ -168,7 +168,7 @@ static void mmi_pack_b(const holo_tensor *b, const holo_k_mm_geom *g, size_t ob,
 }
 
 static holo_status mmi_pack(holo_pack_call *p, const mmi_ix *x) {
-  holo_kernel_call *c = p->call;
+  holo_kernel_call v = holo_k_pack_view(p->call), *c = &v;
   holo_k_mm_geom g;
   int64_t ys[HOLO_MAX_RANK];
   uint32_t yr;

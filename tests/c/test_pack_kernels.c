@@ -21,7 +21,11 @@
  * keeps it as it is. *bytes: what the kernel asked for. */
 static void *packed_of(kt_call *k, uint32_t input, size_t *bytes) {
   assert_non_null(k->kernel->pack);
-  holo_pack_call p = {&k->call, input, NULL, 0};
+  /* as session-pack.c builds it: no outputs, workspace or packed forms
+   * (a kernel that checked its arity here packed nothing, silently) */
+  holo_kernel_call call = k->call;
+  call.outputs = NULL, call.n_outputs = 0, call.workspace = NULL, call.packed = NULL;
+  holo_pack_call p = {&call, input, NULL, 0};
   assert_int_equal(k->kernel->pack(&p), HOLO_OK);
   *bytes = p.bytes;
   if (!p.bytes) return NULL;

@@ -36,9 +36,10 @@ function oneNode(op, operands, attrs = {}) {
   const inputs = [];
   const ids = operands.map((o, i) => {
     if (!o) return null;
-    if (o.constant) return g.constant(`c${i}`, DT.f32, o.shape, o.data);
+    const dt = o.dtype ?? DT.f32;
+    if (o.constant) return g.constant(`c${i}`, dt, o.shape, o.data);
     inputs.push({ data: o.data, shape: o.shape });
-    return g.input(`x${i}`, DT.f32, o.shape);
+    return g.input(`x${i}`, dt, o.shape);
   });
   const [y] = g.node(op, ids, { attrs });
   g.output(y);
@@ -54,7 +55,7 @@ function run(rt, { holo, inputs }) {
     const out = { bytes: Buffer.from(bytesOf(a)), label: a.label, shape: a.shape };
     const grown = s.residentBytes - r0;
     const d0 = s.counters.dispatches;
-    const again = inputs.map((x) => ({ data: x.data.map((v, i) => (i === 0 ? v + 0.5 : v)), shape: x.shape }));
+    const again = inputs.map((x) => ({ data: x.data.map((v, i) => (i === 0 ? v + (x.data instanceof Float32Array ? 0.5 : 1) : v)), shape: x.shape }));
     s.execute(again);
     return { ...out, grown, dispatches: s.counters.dispatches - d0 };
   } finally {
@@ -124,6 +125,43 @@ test('the packed weight is resident: made at the first execution, once (simd128:
   const c = sameAsInput('Conv', [W([1, 3, 20, 20]), W([16, 3, 3, 3])], { pads: [1, 1, 1, 1] }, 'Conv 3->16 3x3');
   assert.is(c.simd128, 64 + 16 * 27 * 4);
   assert.is(c.scalar, 0, 'the scalar core reads no packed A: nothing packed');
+});
+
+// Integer operands: u8 / i8 tensors, f32 scales (scalar shape []), i32 bias.
+const U8 = (shape) => ({ shape, dtype: DT.u8, data: Uint8Array.from({ length: numel(shape) }, () => Math.floor((rnd() + 1) * 127.5)) });
+const I8 = (shape) => ({ shape, dtype: DT.i8, data: Int8Array.from({ length: numel(shape) }, () => Math.round(rnd() * 127)) });
+const S = (v) => ({ shape: [], data: Float32Array.of(v) });
+const zpU8 = (v) => ({ shape: [], dtype: DT.u8, data: Uint8Array.of(v) });
+const zpI8 = (v) => ({ shape: [], dtype: DT.i8, data: Int8Array.of(v) });
+
+// The integer products pack their constant weight too (int16 panels of
+// the weight's values, zero point applied at run): made once at the first
+// execution, resident, and the bytes and label of the weight as an input.
+// Until 2026-12-07 the pack hook failed its own arity check (the runtime
+// gives pack no outputs), so every call repacked the weight: 45 % of a
+// dynamically quantized decoder's time.
+test('integer products pack their constant weights: MatMulInteger, QLinearMatMul, MatMulIntegerToFloat, DynamicQuantizeMatMul, ConvInteger, QLinearConv', () => {
+  const [M, K, N] = [5, 40, 70];
+  const mm = [
+    ['MatMulInteger', [U8([M, K]), I8([K, N]), zpU8(128), zpI8(3)]],
+    ['QLinearMatMul', [U8([M, K]), S(0.02), zpU8(128), I8([K, N]), S(0.01), zpI8(0), S(0.05), zpU8(120)]],
+    ['holo.MatMulIntegerToFloat', [U8([M, K]), I8([K, N]), S(0.02), S(0.01), zpU8(128), zpI8(2), W([N])]],
+    ['holo.DynamicQuantizeMatMul', [W([M, K]), I8([K, N]), S(0.01), zpI8(0), W([N])]],
+  ];
+  for (const [op, operands] of mm) {
+    const g = sameAsInput(op, operands, {}, `${op} ${M}x${K}x${N}`);
+    assert.ok(g.simd128 >= 2 * K * N, `${op}: B packed once (int16 panels, ${2 * K * N} B at least), grew ${g.simd128} B`);
+  }
+  const [C, F, H] = [6, 16, 9];
+  const conv = [
+    ['ConvInteger', [U8([1, C, H, H]), I8([F, C, 3, 3]), zpU8(100), zpI8(1)]],
+    ['QLinearConv', [U8([1, C, H, H]), S(0.02), zpU8(100), I8([F, C, 3, 3]), S(0.01), zpI8(0), S(0.08), zpU8(110),
+      { shape: [F], dtype: DT.i32, data: Int32Array.from({ length: F }, (_, i) => i * 7 - 40) }]],
+  ];
+  for (const [op, operands] of conv) {
+    const g = sameAsInput(op, operands, { pads: [1, 1, 1, 1] }, `${op} ${C}->${F} 3x3`);
+    assert.ok(g.simd128 >= 2 * F * C * 9, `${op}: W packed once, grew ${g.simd128} B`);
+  }
 });
 
 test('a converted model names no weight layout: no holo.PackB / holo.MatMulPacked, the bytes of the op-for-op graph', () => {
