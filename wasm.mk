@@ -76,7 +76,7 @@ CORE_HOT := $(MK)/%-simd128.c $(MK)/%-relaxedsimd.c $(MK)/avgpool2d-f32-scalar.c
   $(OP)/unary.c $(OP)/softmax.c $(OP)/layernorm.c $(OP)/instancenorm.c $(OP)/batchnorm.c \
   $(OP)/pool2d.c $(OP)/concat.c $(OP)/transpose.c $(OP)/split.c $(OP)/slice.c $(OP)/gather.c \
   $(OP)/where.c $(OP)/expand.c $(OP)/clip.c $(OP)/prelu.c $(OP)/cast.c $(OP)/reduce.c \
-  $(OP)/resize-planes.c $(OP)/resize-bilinear.c $(OP)/resize.c $(OP)/resize-taps.c \
+  $(OP)/resize-planes.c $(OP)/resize-bilinear.c $(OP)/resize.c \
   $(OP)/convtranspose.c $(OP)/pad.c $(OP)/tile.c $(OP)/depthspace.c $(OP)/minmax.c \
   $(OP)/recurrent-run.c $(OP)/conv-integer.c \
   $(OP)/matmul-integer.c $(OP)/qlinear.c $(OP)/qlinear-quant.c $(OP)/argminmax.c \

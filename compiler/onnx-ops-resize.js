@@ -4,16 +4,20 @@
 // coordinate_transformation_mode: they are asymmetric, and nearest takes the
 // floor (onnx's own 10 -> 11 version adapter says the same). GridSample
 // (16, 20) samples at a grid of points: kernels-wasm-simd/operators/gridsample.c.
-import { A, attr, DT, writeElems, Unsupported } from './ir.js';
+import { A, attr, DT, readElems, writeElems, Unsupported } from './ir.js';
 
 const RESIZE_ATTRS = ['mode', 'coordinate_transformation_mode', 'nearest_mode', 'cubic_coeff_a', 'exclude_outside',
   'extrapolation_value', 'antialias', 'axes', 'keep_aspect_ratio_policy'];
 
 function resizeAttrs(n, legacy) {
   const mode = attr(n, 'mode', 'nearest');
-  if (attr(n, 'antialias', 0) !== 0) throw new Unsupported(`antialias = 1 is not supported`);
-  if (attr(n, 'keep_aspect_ratio_policy', 'stretch') !== 'stretch')
-    throw new Unsupported(`keep_aspect_ratio_policy '${attr(n, 'keep_aspect_ratio_policy')}' is not supported (only 'stretch')`);
+  // antialias (opset 18) widens linear/cubic's filter on a downsampled axis
+  // (operators/resize-taps.c); nearest ignores it. keep_aspect_ratio_policy
+  // rescales sizes (operators/resize.c aspect_policy; decision 100)
+  if (![0, 1].includes(attr(n, 'antialias', 0))) throw new Unsupported(`antialias must be 0 or 1, got ${attr(n, 'antialias')}`);
+  const policy = attr(n, 'keep_aspect_ratio_policy', 'stretch');
+  if (!['stretch', 'not_larger', 'not_smaller'].includes(policy))
+    throw new Unsupported(`keep_aspect_ratio_policy '${policy}' is not valid (stretch, not_larger, not_smaller)`);
   if (!['nearest', 'linear', 'cubic'].includes(mode) || (legacy && mode === 'cubic'))
     throw new Unsupported(`mode '${mode}' is not valid`);
   const ctm = legacy ? 'asymmetric' : attr(n, 'coordinate_transformation_mode', 'half_pixel');
@@ -33,13 +37,58 @@ function resizeAttrs(n, legacy) {
   return a;
 }
 
+/**
+ * A uint8 antialiased Resize (what torchvision exports for images), as
+ * onnxruntime computes it: one pass per resized axis, the innermost first,
+ * each rounded half up and clamped to [0, 255] (its fixed point
+ * (sum x * round(w * 2^22) + 2^21) >> 22 and clip table), here an f32
+ * single-axis Resize, Add 0.5, Floor, Clip. The per-axis taps are those of
+ * the whole Resize (an axis's filter depends only on that axis), so only the
+ * weights' 2^-22 quantization can differ: a sum within ~1e-4 of a half may
+ * round the other way. With constant scales/sizes the kept axes take no
+ * pass; a keep_aspect_ratio_policy's one scale is not a single axis's
+ * sizes[i] / in, so that case resizes in one f32 pass and rounds once
+ * (the intermediate rounding then differs by up to 1; decision 100).
+ */
+function uint8Antialias(ctx, n, ins, a) {
+  const o = n.outputs[0], x = ins[0];
+  const e = (op, xs, at = {}) => ctx.emit(op, xs, [ctx.tmp(`${o}_${op}`)], at)[0];
+  const round = (y, tag) => e('Clip', [e('Floor', [e('Add', [y, ctx.constScalar(`${o}_half${tag}`, DT.f32, 0.5)])]),
+    ctx.constScalar(`${o}_lo${tag}`, DT.f32, 0), ctx.constScalar(`${o}_hi${tag}`, DT.f32, 255)]);
+  const [roi, scales, sizes] = ins.slice(1);
+  const target = sizes || scales, r = ctx.shape(x)?.length;
+  const policy = attr(n, 'keep_aspect_ratio_policy', 'stretch') !== 'stretch' && sizes;
+  const tc = target && ctx.isConst(target) ? readElems(ctx.value(target).dtype, ctx.value(target).bytes).map(Number) : null;
+  const axes = (attr(n, 'axes', null) ?? (r === undefined ? null : [...Array(r).keys()]))?.map((d) => (d < 0 ? d + r : d));
+  let y = e('Cast', [x], { to: A.int(DT.f32) });
+  if (policy || !tc || !axes || roi || axes.length !== tc.length) {
+    y = round(e('Resize', [y, ...ins.slice(1)], a), '');
+  } else {
+    const xs = ctx.shape(x);
+    for (let i = axes.length - 1; i >= 0; i--) {
+      if (sizes ? tc[i] === xs[axes[i]] : tc[i] === 1) continue;
+      const t = sizes ? ctx.constI64(`${o}_size${i}`, [tc[i]]) : ctx.constRaw(`${o}_scale${i}`, DT.f32, [1], writeElems(DT.f32, [tc[i]]));
+      y = round(e('Resize', [y, '', sizes ? '' : t, sizes ? t : ''], { ...a, axes: A.ints([axes[i]]) }), `${i}`);
+    }
+  }
+  ctx.emit('Cast', [y], n.outputs, { to: A.int(DT.u8) });
+}
+
 export const RESIZE_OPS = {
   Resize: {
     attrs: RESIZE_ATTRS,
     norm(ctx, n) {
       const legacy = ctx.opset < 11;
       const ins = legacy ? [n.inputs[0], '', n.inputs[1] ?? '', ''] : [0, 1, 2, 3].map((k) => n.inputs[k] ?? '');
-      ctx.emit('Resize', ins, n.outputs, resizeAttrs(n, legacy));
+      const a = resizeAttrs(n, legacy);
+      if (!legacy && ins[2] && attr(n, 'keep_aspect_ratio_policy', 'stretch') !== 'stretch')
+        throw new Unsupported(`scales with keep_aspect_ratio_policy '${attr(n, 'keep_aspect_ratio_policy')}' is not valid (the policy applies to sizes; onnx's shape inference refuses it)`);
+      const mode = attr(n, 'mode', 'nearest');
+      if (ctx.value(ins[0])?.dtype === DT.u8 && attr(n, 'antialias', 0) === 1 && mode !== 'nearest') {
+        uint8Antialias(ctx, n, ins, a);
+        return;
+      }
+      ctx.emit('Resize', ins, n.outputs, a);
     },
   },
   Upsample: {

@@ -177,7 +177,17 @@ function resizeShape({ ir, x, r, node }) {
   const out = [...x];
   if (sizes && sizes.length) {
     if (sizes.length !== axes.length) return null;
-    axes.forEach((a, i) => { out[a] = sizes[i]; });
+    const policy = attr(node, 'keep_aspect_ratio_policy', 'stretch');
+    if (policy === 'stretch') {
+      axes.forEach((a, i) => { out[a] = sizes[i]; });
+      return out;
+    }
+    // one f32 scale, the least / greatest sizes[i] / in, and round(scale * in)
+    // (half away from zero) on every axis in axes, as the kernel (operators/resize.c)
+    if (!axes.every((a) => known(x[a]))) return null;
+    const f = Math.fround, q = axes.map((a, i) => (x[a] ? f(f(sizes[i]) / f(x[a])) : 1));
+    const p = policy === 'not_larger' ? Math.min(...q) : Math.max(...q);
+    axes.forEach((a) => { out[a] = Math.floor(f(p * f(x[a])) + 0.5); });
     return out;
   }
   if (!scales || scales.length !== axes.length) return null;

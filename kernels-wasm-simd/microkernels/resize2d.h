@@ -13,13 +13,16 @@
 
 #include "common/fp-contract.h"
 
+/* taps along H a row takes: an antialiased downsampling by 1/7 has 2 * 14 + 1 (cubic) */
+enum { HOLO_RESIZE2D_MAX_TH = 33 };
+
 typedef struct holo_resize2d_row {
-  uint32_t th, tw;      /* taps along H (1, 2 or 4) and W */
-  const float *rows[4]; /* the input rows of the H taps */
-  const double *wh;     /* th weights */
-  const int64_t *iw;    /* n * tw column indices */
-  const double *ww;     /* n * tw weights */
-  size_t n;             /* outputs in the row */
+  uint32_t th, tw;                         /* taps along H (1, 2, 4, or antialias's window) and W */
+  const float *rows[HOLO_RESIZE2D_MAX_TH]; /* the input rows of the H taps */
+  const double *wh;                        /* th weights */
+  const int64_t *iw;                       /* n * tw column indices */
+  const double *ww;                        /* n * tw weights */
+  size_t n;                                /* outputs in the row */
 } holo_resize2d_row;
 
 void holo_ukernel_resize2d_row_f32__scalar(const holo_resize2d_row *r, float *y);

@@ -14,7 +14,8 @@
  * other uint8 and the difference grows through the network to 10% of the
  * output (issue 18). Taken only where onnxruntime's transform and the ONNX
  * reference's agree (the resized length is the output size: sizes given,
- * or in * scale whole) and without tf_crop_and_resize's extrapolation; the
+ * or in * scale whole), without tf_crop_and_resize's extrapolation and
+ * without antialias's widened taps (a downsampled axis); the
  * other cases keep the generic walk. Scalar code: every lane of any target
  * does the same f32 operations, so the bytes do not depend on the target. */
 #include "common/check.h"
@@ -48,7 +49,9 @@ static float ort_coordinate(int coord, float x, float scale, float out, float in
 
 static void axis_table(const holo_resize_geom *g, uint32_t d, bilinear_axis *a) {
   int32_t in = (int32_t)g->in[d];
-  float scale = g->from_sizes ? (float)g->out[d] / (float)g->in[d] : (float)g->scale[d];
+  /* sizes: onnxruntime's f32 quotient (a keep_aspect_ratio_policy's: of the axis that gave it) */
+  float scale = g->from_sizes && g->policy == HOLO_RESIZE_STRETCH ? (float)g->out[d] / (float)g->in[d]
+                                                                  : (float)g->scale[d];
   for (int32_t o = 0; o < (int32_t)g->out[d]; o++) {
     float x = scale == 1 ? (float)o : ort_coordinate(g->coord, (float)o, scale, (float)g->out[d], (float)in);
     float hi = (float)(in - 1);
@@ -86,6 +89,7 @@ static void bilinear_task(void *arg, uint32_t t) {
 static bool bilinear_apply(const holo_resize_geom *g) {
   if (g->mode != HOLO_RESIZE_LINEAR || (g->rank != 2 && g->rank != 4)) return false;
   if (g->coord == HOLO_RESIZE_TF_CROP_AND_RESIZE) return false;
+  if (g->antialias && (g->scale[g->rank - 2] < 1.0 || g->scale[g->rank - 1] < 1.0)) return false;
   for (uint32_t d = 0; d + 2 < g->rank; d++)
     if (g->out[d] != g->in[d] || g->scale[d] != 1.0) return false;
   for (uint32_t d = g->rank - 2; d < g->rank; d++)

@@ -55,9 +55,10 @@ static void planes_task(void *arg, uint32_t t) {
 }
 
 /* Whether the plane walk applies: rank >= 2, no extrapolation, every outer
- * axis one tap of weight 1, at most 4 taps along H. */
+ * axis one tap of weight 1, at most HOLO_RESIZE2D_MAX_TH taps along H
+ * (4 but for antialias's windows). */
 static bool planes_apply(const holo_resize_geom *g, const holo_resize_axis *ax) {
-  if (g->rank < 2 || ax[g->rank - 2].taps > 4) return false;
+  if (g->rank < 2 || ax[g->rank - 2].taps > HOLO_RESIZE2D_MAX_TH) return false;
   for (uint32_t d = 0; d < g->rank; d++)
     if (ax[d].outside) return false;
   for (uint32_t d = 0; d + 2 < g->rank; d++) {

@@ -31,6 +31,14 @@ holo_status holo_resize_modes(holo_kernel_call *c, holo_resize_geom *g) {
   int64_t ex = holo_attr_int(c, "exclude_outside", 0);
   if (ex != 0 && ex != 1) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: exclude_outside must be 0 or 1");
   g->exclude_outside = ex == 1;
+  int64_t aa = holo_attr_int(c, "antialias", 0);
+  if (aa != 0 && aa != 1) return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: antialias must be 0 or 1");
+  g->antialias = aa == 1 && g->mode != HOLO_RESIZE_NEAREST; /* nearest has no filter to widen */
+  static const char *const policies[] = {"stretch", "not_larger", "not_smaller"};
+  g->policy = attr_choice(c, "keep_aspect_ratio_policy", policies, 3, HOLO_RESIZE_STRETCH);
+  if (g->policy < 0)
+    return holo_k_fail(c, HOLO_ERR_KERNEL,
+                       "Resize: keep_aspect_ratio_policy must be stretch, not_larger or not_smaller");
   return HOLO_OK;
 }
 
@@ -54,13 +62,27 @@ holo_status holo_resize_roi(holo_kernel_call *c, holo_resize_geom *g) {
   return HOLO_OK;
 }
 
-static uint32_t taps_of(int mode) {
-  return mode == HOLO_RESIZE_NEAREST ? 1 : mode == HOLO_RESIZE_LINEAR ? 2 : 4;
+/* antialias on a downsampled axis: the filter's half-width, 1 (linear) or
+ * 2 (cubic) input steps stretched by 1 / scale; 0 where the plain taps apply. */
+static double aa_support(const holo_resize_geom *g, uint32_t d) {
+  if (!g->antialias || !(g->scale[d] < 1.0)) return 0;
+  return (g->mode == HOLO_RESIZE_LINEAR ? 1.0 : 2.0) / g->scale[d];
+}
+
+/* Taps per output position of axis d: 1, 2 or 4, or the widened window
+ * 2 * ceil(support) + 1 (onnxruntime's window size) under antialias. */
+static uint32_t taps_of(const holo_resize_geom *g, uint32_t d) {
+  double s = aa_support(g, d);
+  if (s > 0) return s < (double)(1u << 20) ? 2 * (uint32_t)holo_ceil(s) + 1 : UINT32_MAX;
+  return g->mode == HOLO_RESIZE_NEAREST ? 1 : g->mode == HOLO_RESIZE_LINEAR ? 2 : 4;
 }
 
 bool holo_resize_taps_bytes(const holo_resize_geom *g, size_t *bytes) {
-  size_t total = 0, per = taps_of(g->mode) * (sizeof(int64_t) + sizeof(double)) + 1;
+  size_t total = 0;
   for (uint32_t d = 0; d < g->rank; d++) {
+    uint32_t T = taps_of(g, d);
+    if (T == UINT32_MAX) return false;
+    size_t per = T * (sizeof(int64_t) + sizeof(double)) + 1;
     uint64_t o = (uint64_t)g->out[d];
     if (o > (SIZE_MAX / 4) / per - 16) return false;
     total += (size_t)o * per + 16; /* + alignment slack */
@@ -102,6 +124,42 @@ static void cubic_weights(double a, double t, double *w) {
   w[3] = ((a * u1 - 5 * a) * u1 + 8 * a) * u1 - 4 * a;
 }
 
+/* The antialiasing filters at distance a >= 0 (in output steps): the
+ * triangle, and cubic_coeff_a's cubic (the spec's and onnxruntime's). */
+static double aa_filter(const holo_resize_geom *g, double a) {
+  double k = g->cubic_a;
+  if (g->mode == HOLO_RESIZE_LINEAR) return a < 1 ? 1 - a : 0;
+  if (a < 1) return ((k + 2) * a - (k + 3)) * a * a + 1;
+  return a < 2 ? ((k * a - 5 * k) * a + 8 * k) * a - 4 * k : 0;
+}
+
+/* Position x's taps under antialias (axis d downsampled at scale s): the
+ * inputs i whose centres lie within the support of x's centre c = x + 0.5,
+ * i in [floor(c - support + 0.5), floor(c + support + 0.5)) as onnxruntime
+ * bounds them, weight filter(|i + 0.5 - c| * s), normalized to sum 1; an
+ * input outside the axis is clamped to the edge (onnxruntime folds its
+ * weight onto the edge: the same sum), or left out with exclude_outside.
+ * The unused tail of the T taps has weight 0. */
+static void aa_taps(const holo_resize_geom *g, uint32_t d, double x, uint32_t T, int64_t *idx, double *w) {
+  int64_t n = g->in[d];
+  double s = g->scale[d], sup = aa_support(g, d), c = x + 0.5, sum = 0;
+  int64_t lo = (int64_t)holo_floor(c - sup + 0.5), hi = (int64_t)holo_floor(c + sup + 0.5);
+  uint32_t k = 0;
+  for (int64_t i = lo; i < hi && k < T; i++) {
+    if (g->exclude_outside && (i < 0 || i >= n)) continue;
+    double a = ((double)i + 0.5 - c) * s;
+    w[k] = aa_filter(g, a < 0 ? -a : a);
+    idx[k] = i < 0 ? 0 : i >= n ? n - 1 : i;
+    sum += w[k++];
+  }
+  for (uint32_t j = 0; j < k; j++)
+    if (sum != 0) w[j] /= sum;
+  for (; k < T; k++) {
+    idx[k] = k ? idx[k - 1] : 0;
+    w[k] = 0;
+  }
+}
+
 /* Position o's taps: unclamped first index and weights, then clamped (edge padding). */
 static void axis_taps(const holo_resize_geom *g, uint32_t d, double x, uint32_t T, int64_t *idx, double *w) {
   int64_t n = g->in[d];
@@ -133,9 +191,10 @@ static void axis_taps(const holo_resize_geom *g, uint32_t d, double x, uint32_t 
 
 void holo_resize_build_taps(const holo_resize_geom *g, void *ws, holo_resize_axis *ax) {
   uint8_t *p = ws;
-  uint32_t T = taps_of(g->mode);
   for (uint32_t d = 0; d < g->rank; d++) {
     int64_t O = g->out[d];
+    uint32_t T = taps_of(g, d);
+    bool aa = aa_support(g, d) > 0;
     p = (uint8_t *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
     int64_t *idx = (int64_t *)p;
     double *w = (double *)(p + (size_t)O * T * sizeof(int64_t));
@@ -157,6 +216,8 @@ void holo_resize_build_taps(const holo_resize_geom *g, void *ws, holo_resize_axi
       if (copy) {
         idx[o] = o;
         w[o] = 1;
+      } else if (aa) {
+        aa_taps(g, d, x, T, idx + (size_t)o * T, w + (size_t)o * T);
       } else {
         axis_taps(g, d, x, T, idx + (size_t)o * T, w + (size_t)o * T);
       }

@@ -22,13 +22,52 @@
  * this file validates, infers the output shape and walks the output
  * (by planes when only the two innermost axes have several taps,
  * operators/resize-planes.c, the same bytes).
- * Refused: antialias = 1, keep_aspect_ratio_policy other than "stretch",
- * dtypes other than f32. */
+ * antialias = 1 (linear, cubic) widens an axis's filter where it is
+ * downsampled: its taps are that axis's window (operators/resize-taps.c),
+ * the same walks sum them (upsampling is the plain interpolation, as the
+ * spec's stretch factor max(1, 1 / scale) says); nearest has no filter and
+ * ignores it. keep_aspect_ratio_policy not_larger / not_smaller with sizes:
+ * aspect_policy. Refused: dtypes other than f32 (the converter runs a uint8
+ * antialiased Resize in f32, compiler/onnx-ops-resize.js). */
 #include "operators/resize.h"
 #include "common/check.h"
 #include "common/shape.h"
 #include "math/mathlib.h"
 #include "operators/operators.h"
+
+/* keep_aspect_ratio_policy not_larger / not_smaller: one scale for every
+ * axis in axes, the least / greatest of sizes[i] / in, and the output size
+ * round(scale * in), in onnxruntime's f32 arithmetic (the f32 quotient,
+ * the f32 product, rounded half away from zero; the spec's reference rounds
+ * in double the same way up to the f32 steps). The transforms then take
+ * that scale, as the double sizes[i] / in of the axis that gave it (as
+ * stretch's sizes do: the reference's quotient, whose ties a nearest
+ * rounding meets as onnxruntime's f32 does, where the f32 scale carried
+ * in double would move them), and the output size as the resized length. */
+static holo_status aspect_policy(holo_kernel_call *c, holo_resize_geom *g, const int64_t *sizes) {
+  float p = 0;
+  double scale = 1;
+  for (uint32_t i = 0; i < g->n_axes; i++) {
+    uint32_t d = g->axis_of[i];
+    if (sizes[i] < 0 || sizes[i] > ((int64_t)1 << 40))
+      return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: size %lld out of range", (long long)sizes[i]);
+    float s = g->in[d] ? (float)sizes[i] / (float)g->in[d] : 1.0f;
+    if (i == 0 || (g->policy == HOLO_RESIZE_NOT_LARGER ? s < p : s > p)) {
+      p = s;
+      scale = g->in[d] ? (double)sizes[i] / (double)g->in[d] : 1.0;
+    }
+  }
+  for (uint32_t i = 0; i < g->n_axes; i++) {
+    uint32_t d = g->axis_of[i];
+    float o = p * (float)g->in[d];
+    if (!(o < (float)((int64_t)1 << 40)))
+      return holo_k_fail(c, HOLO_ERR_LIMIT, "Resize: output dim too large");
+    g->out[d] = (int64_t)holo_floor((double)o + 0.5);
+    g->scale[d] = scale;
+    g->length[d] = (double)g->out[d];
+  }
+  return HOLO_OK;
+}
 
 /* The rank-long scales/sizes (an "axes" attribute lists the axes they
  * cover; the others keep scale 1 and their size). */
@@ -60,6 +99,7 @@ static holo_status resize_targets(holo_kernel_call *c, holo_resize_geom *g) {
   if (t->rank != 1 || (uint64_t)t->shape[0] != n || t->dtype != (has_sizes ? HOLO_DT_I64 : HOLO_DT_F32))
     return holo_k_fail(c, HOLO_ERR_KERNEL, "Resize: %s must be a 1-D %s of %u values",
                        has_sizes ? "sizes" : "scales", has_sizes ? "i64" : "f32", n);
+  if (has_sizes && g->policy != HOLO_RESIZE_STRETCH) return aspect_policy(c, g, t->data);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t d = g->axis_of[i];
     if (has_sizes) {
@@ -94,12 +134,6 @@ static holo_status resize_geometry(holo_kernel_call *c, holo_resize_geom *g) {
                : st;
   for (uint32_t k = 1; k < c->n_inputs; k++)
     if (!holo_k_absent(c, k) && (st = holo_k_check_input(c, "Resize", k, 0))) return st;
-  if (holo_attr_int(c, "antialias", 0) != 0)
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED, "Resize: antialias = 1 is not supported");
-  if (holo_attr_find(c, "keep_aspect_ratio_policy") &&
-      !holo_attr_string_is(c, "keep_aspect_ratio_policy", "stretch"))
-    return holo_k_fail(c, HOLO_ERR_UNSUPPORTED,
-                       "Resize: keep_aspect_ratio_policy other than \"stretch\" is not supported");
   if ((st = holo_resize_modes(c, g))) return st;
   g->rank = c->inputs[0].rank;
   if ((st = resize_targets(c, g))) return st;

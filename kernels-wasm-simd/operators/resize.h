@@ -20,6 +20,7 @@ enum {
   HOLO_RESIZE_TF_CROP_AND_RESIZE
 };
 enum { HOLO_RESIZE_ROUND_PREFER_FLOOR, HOLO_RESIZE_ROUND_PREFER_CEIL, HOLO_RESIZE_FLOOR, HOLO_RESIZE_CEIL };
+enum { HOLO_RESIZE_STRETCH, HOLO_RESIZE_NOT_LARGER, HOLO_RESIZE_NOT_SMALLER };
 
 typedef struct holo_resize_geom {
   uint32_t rank, n_axes, axis_of[HOLO_MAX_RANK];
@@ -28,8 +29,10 @@ typedef struct holo_resize_geom {
    * (not floored, as the ONNX reference), the size with sizes */
   double scale[HOLO_MAX_RANK], length[HOLO_MAX_RANK], roi_start[HOLO_MAX_RANK], roi_end[HOLO_MAX_RANK];
   int mode, coord, nearest;
+  int policy; /* keep_aspect_ratio_policy (with sizes; stretch otherwise) */
   double cubic_a, extrapolation;
   bool exclude_outside;
+  bool antialias;  /* antialias = 1: linear and cubic widen their filter on a downsampled axis */
   bool from_sizes; /* the output shape came from sizes (else from scales) */
 } holo_resize_geom;
 

@@ -2,7 +2,7 @@
 // onnxruntime-node on the shapes exporters write: N and C kept, H and W
 // resized up and down by sizes and by scales, every mode and coordinate
 // transform torch and tf emit; Upsample-9 and Resize-10 through the legacy
-// mapping; the refusals.
+// mapping; the shapes told.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ort from 'onnxruntime-node';
@@ -67,12 +67,7 @@ test('Resize-10 and Upsample-9 are asymmetric with floor nearest', async () => {
   await agree(b.bytes(), 'Upsample-9');
 });
 
-test('refusals name what is not supported; the output shape is told for constant sizes and scales', () => {
-  const anti = new OnnxBuilder(18);
-  anti.input('x', FLOAT, X).init('scales', FLOAT, [4], [1, 1, 0.5, 0.5]);
-  anti.node('Resize', ['x', '', 'scales'], ['y'], { mode: 'linear', antialias: 1 });
-  anti.output('y', FLOAT, null);
-  assert.throws(() => convert(anti.bytes()), /antialias = 1 is not supported/);
+test('the output shape is told for constant sizes and scales (antialias and the policies: resize-antialias.test.mjs)', () => {
   const { report } = convert(model(13, { mode: 'linear' }, { scales: [1, 1, 2, 0.5] }));
   assert.equal(report.outputs[0].shape, [2, 3, 12, 4]);
 });
