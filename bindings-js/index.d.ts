@@ -281,8 +281,16 @@ export declare function features(): { simd: boolean; relaxedSimd: boolean };
 
 export declare class Session {
   private constructor();
+  /** The input ports, without the entropy port (entropyInput). */
   readonly inputs: ReadonlyArray<PortInfo>;
   readonly outputs: ReadonlyArray<PortInfo>;
+  /**
+   * The entropy input `holo.entropy` (uint32 [4], the last port) of an archive
+   * with unseeded random ops, or null. execute, run, refine and memoKey fill it
+   * with fresh random bytes unless it is given (a named feed 'holo.entropy', or
+   * one more array element): docs/decisions.md 99.
+   */
+  readonly entropyInput: PortInfo | null;
   /** The core module variant this session runs on ('custom' for a module given as `wasm` without `variant`). */
   readonly backend: Variant | 'custom';
   /** The backend identity string that enters computed labels. */

@@ -67,6 +67,7 @@ import { allNodes } from './control-graphs.js';
 import { emitNodes, emitGraphsOf, captureRename } from './emit-graphs.js';
 import { TRAINING_OPS, TRAINING_DOMAIN } from './onnx-ops-training.js';
 import { ML_DOMAIN } from './onnx-ops-ml.js';
+import { settleEntropy } from './onnx-ops-random.js';
 
 export const MIN_OPSET = 1;
 // Opsets 22 and 23 changed no semantics of an op the converter takes: 22 added
@@ -396,6 +397,7 @@ function convertWith(onnxBytes, opts, runtimeRt, fold) {
   report.halfCasts = halfRounding(opts) === 'onnxruntime' ? ortHalfCasts(ir) : null;
   report.half = widenHalf(ir);
   rewrite(ir, opts, fold);
+  settleEntropy(ir, report, allNodes);
   const backendRt = checkBackend && runtimeRt ? runtimeRt : null;
   checkExpressible(ir, backendRt);
   progress('emit', 0, 1);

@@ -14,6 +14,7 @@ import { foldNode } from './rewrites/fold-constants.js';
 import { topoSort } from './toposort.js';
 import { legacyNode } from './onnx-legacy.js';
 import { TRAINING_OPS, TRAINING_DOMAIN } from './onnx-ops-training.js';
+import { ENTROPY } from './onnx-ops-random.js';
 
 /** How messages name a node: by its name, else by its first output. */
 export const nodeDesc = (n) => (n.name ? `node '${n.name}'` : `node producing '${n.outputs.find(Boolean) ?? '?'}'`);
@@ -102,6 +103,20 @@ function normalizerContext(ir, g, opset, fold, state) {
     pushNode(node) { state.out.push(node); },
     /** Inline subgraph `sub` with its inputs bound to `binds`: its outputs' value names (control-flow.js). */
     inlineGraph: (sub, binds, prefix) => inlineGraph(ir, ctx, state, sub, binds, prefix),
+    /**
+     * The archive's entropy input (compiler/onnx-ops-random.js,
+     * docs/decisions.md 99): u32 [4], the last input port, made at the first
+     * unseeded random op; the bindings fill it on every execution.
+     */
+    entropy() {
+      if (ir.get(ENTROPY)?.kind === 'input') return ENTROPY;
+      if (ir.has(ENTROPY)) throw new Unsupported(`the model has a value named '${ENTROPY}', the name of the entropy input unseeded random ops read`);
+      ir.addValue({ name: ENTROPY, dtype: DT.u32, shape: [4], kind: 'input' });
+      ir.inputs.push(ENTROPY);
+      return ENTROPY;
+    },
+    /** A number no other unseeded random draw of this conversion has (its Philox stream). */
+    randomStream: () => (ir.randomStreams = (ir.randomStreams ?? 0) + 1) - 1,
     /** opts.noFold: the node is never folded (the load's constant cone computes it: packed weights stay packed). */
     emit(op, inputs, outputs, attrs, opts) {
       const cur = state.cur;

@@ -1,7 +1,9 @@
 // The training-side forms of inference ops: BatchNormalization (inference
 // form one backend op; training_mode=1 lowered onto ReduceMean/Sub/Mul/
-// Div/Sqrt with the running statistics) and Dropout (a kernel with a mask).
+// Div/Sqrt with the running statistics) and Dropout (a kernel with a mask;
+// a training-mode draw is compiler/onnx-ops-random.js's).
 import { A, attr, DT, dtypeName, Unsupported } from './ir.js';
+import { dropoutTraining } from './onnx-ops-random.js';
 
 const ones = (n) => Array(n).fill(1);
 export const BATCHNORM_OPS = Object.create(null);
@@ -61,6 +63,7 @@ BATCHNORM_OPS.Dropout = {
   norm(ctx, n) {
     // before opset 10 the mask has X's dtype, not bool: not modelled
     if (ctx.opset < 10 && ctx.trimOutputs(n.outputs).length > 1) throw new Unsupported(`the mask output of opset ${ctx.opset} (of X's dtype) is not supported`);
+    if (ctx.opset >= 12 && dropoutTraining(ctx, n)) return;
     ctx.emit('Dropout', n.inputs, n.outputs, {});
   },
 };

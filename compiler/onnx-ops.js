@@ -29,6 +29,7 @@ import { BATCHNORM_OPS } from './onnx-ops-batchnorm.js';
 import { CAST_OPS } from './onnx-ops-cast.js';
 import { LPPOOL_OPS } from './onnx-ops-lppool.js';
 import { BLOCK_OPS } from './onnx-ops-blocks.js';
+import { RANDOM_OPS } from './onnx-ops-random.js';
 import { A, attr, constInts, DT, i64Bytes, isConcrete, numel, writeElems, dtypeName, Unsupported } from './ir.js';
 
 export { Unsupported, numel };
@@ -91,7 +92,7 @@ function withDefaults(node, defaults) {
 
 // null prototype: an op type such as 'constructor' or 'toString' is unknown, not a method of Object
 export const OPS = Object.create(null);
-Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS, TEXT_OPS, OPSET21_OPS, BATCHNORM_OPS, CAST_OPS, MSFT_ATTENTION_DEFAULT_OPS, LPPOOL_OPS, BLOCK_OPS); // + onnxruntime's default-domain SimplifiedLayerNormalization
+Object.assign(OPS, RESIZE_OPS, RNN_OPS, TENSOR_OPS, QGEMM_OPS, EINSUM_OPS, LOSS_OPS, CONTROL_OPS, SEQUENCE_OPS, SEQMAP_OPS, GATHER_OPS, QUANT_OPS, DETECT_OPS, SIGNAL_OPS, TEXT_OPS, OPSET21_OPS, BATCHNORM_OPS, CAST_OPS, MSFT_ATTENTION_DEFAULT_OPS, LPPOOL_OPS, BLOCK_OPS, RANDOM_OPS); // + onnxruntime's default-domain SimplifiedLayerNormalization
 for (const op of UNARY) OPS[op] = { attrs: [], norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, {}) };
 for (const [op, d] of Object.entries(SIMPLE_ATTR)) OPS[op] = { attrs: Object.keys(d), norm: (ctx, n) => ctx.emit(op, n.inputs, n.outputs, withDefaults(n, d)) };
 

@@ -332,6 +332,13 @@ export const MORE_SHAPE_RULES = new Map([
   ['OneHot', oneHotShape],
   ['TfIdfVectorizer', tfidfShape],
   ['holo.NonMaxSuppressionPadded', nmsPaddedShape],
+  // the random words (operators/random.c): u32 of the dims input 0 holds, known up to symbols
+  ['holo.Philox', (c) => {
+    c.dtype = DT.u32;
+    const v = c.ins[0];
+    const el = c.ints(0) ?? v?.sv?.map((e) => (typeof e === 'bigint' ? Number(e) : e));
+    return el && v.shape?.length === 1 ? el : null;
+  }],
   ['holo.RoiPoolMax', ({ x, sh }) => (x && x.length === 4 && sh(1) && sh(2) && sh(3) ? [sh(1)[0], x[1], sh(2)[1], sh(3)[1]] : null)],
   ['RoiAlign', ({ x, sh, node }) => (x && x.length === 4 && sh(1) ? [sh(1)[0], x[1], attr(node, 'output_height', 1), attr(node, 'output_width', 1)] : null)],
   ['Range', rangeShape],

@@ -341,6 +341,8 @@
      .infer = holo_k_onehot_infer, .run = holo_k_onehot_run},
     {.op = "Dropout", .identity = "Dropout/any/scalar/1", .dtypes = "any",
      .infer = holo_k_dropout_infer, .run = holo_k_dropout_run},
+    {.op = "holo.Philox", .identity = "holo.Philox/i64/scalar/1", .dtypes = "i64",
+     .infer = holo_k_philox_infer, .run = holo_k_philox_run},
     {.op = "EyeLike", .identity = "EyeLike/numeric/scalar/1", .dtypes = "numeric",
      .infer = holo_k_eyelike_infer, .run = holo_k_eyelike_run},
     {.op = "TfIdfVectorizer", .identity = "TfIdfVectorizer/i32,i64/scalar/1", .dtypes = "i32,i64",

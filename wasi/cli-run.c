@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 #include "holo-cli.h"
@@ -190,6 +191,13 @@ static void fill_pattern(uint32_t dtype, uint8_t *p, size_t n) {
   }
 }
 
+/* The entropy input the converter gives an archive with unseeded random
+ * ops (docs/decisions.md 99): `holo.entropy`, u32 [4]. */
+static bool is_entropy(const holo_port_info *p, size_t need) {
+  static const char name[] = "holo.entropy";
+  return p->dtype == HOLO_DT_U32 && need == 16 && p->name_len == sizeof name - 1 && !memcmp(p->name, name, sizeof name - 1);
+}
+
 void cli_inputs_free(cli_inputs *ins) {
   for (uint32_t i = 0; i < ins->n; i++) free(ins->owned[i]);
   memset(ins, 0, sizeof *ins);
@@ -280,9 +288,14 @@ int cli_inputs_build(holo_session *s, const cli *c, cli_inputs *ins) {
     if (!file) {
       uint8_t *g = 0;
       if (posix_memalign((void **)&g, 64, need ? need : 1)) return cli_fail(CLI_LIMIT, "%s: out of memory (%zu bytes)", what, need);
-      fill_pattern(p.dtype, g, need / holo_dtype_size(p.dtype));
       ins->owned[i] = bytes = g;
       len = need;
+      if (is_entropy(&p, need)) {
+        /* unseeded random ops read it: fresh bytes on every run (WASI random_get) */
+        if (getentropy(g, need)) return cli_fail(CLI_LIMIT, "%s: the host gives no random bytes", what);
+        ins->source[i] = "(fresh entropy)";
+      } else
+        fill_pattern(p.dtype, g, need / holo_dtype_size(p.dtype));
     } else if (len != need) {
       char sh[200];
       return cli_fail(CLI_INPUT, "%s: %zu bytes, but input %u '%.*s' as %s %s needs %zu", file, len, i,

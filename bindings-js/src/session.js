@@ -6,7 +6,7 @@ import { HologramError, statusCode } from './errors.js';
 import { halves, toU64 } from './args.js';
 import { CONST, Struct } from './layout.js';
 import { live, withStore } from './handle.js';
-import { byName, marshalInputs, ordered, readPorts, readTensors, viewsBytes } from './tensors.js';
+import { entropyPort, marshalInputs, orderedWithEntropy, readPorts, readTensors, viewsBytes } from './tensors.js';
 import { parsePlan, readReport, SCRATCH, writeArgs } from './refine.js';
 import { createGenerator } from './generator.js';
 import { generate } from './generate.js';
@@ -23,7 +23,7 @@ const isSession = (v) => v instanceof Session;
 function call(h, inputs, what, fn, { extraBytes = 0, copy = true, after = null } = {}) {
   const rt = live(h), x = rt.x, outputs = h.session.outputs;
   const nOut = outputs.length;
-  const [inArr, owned, views] = marshalInputs(rt, h.session.inputs, inputs, what, viewsBytes(nOut));
+  const [inArr, owned, views] = marshalInputs(rt, h.ports, inputs, what, viewsBytes(nOut));
   try {
     const extra = extraBytes ? rt.alloc(extraBytes, 16) : 0; if (extra) owned.push(extra);
     const st = withStore(h, () => fn(inArr, inputs.length, views, nOut, extra));
@@ -43,7 +43,13 @@ export class Session {
   constructor(rt, w, arch, err, store, budget, owned, environment = 'node', sourceId = 0) {
     const h = { rt, w, arch, err, store, budget, owned, s: rt.x.holo_wasm_session(w), retain: DEFAULT_RETAIN, pcache: 0, spill: 0n, session: this, environment, sourceId };
     this.#h = h;
-    this.inputs = Object.freeze(readPorts(rt, h.s, true));
+    // every input port; `inputs` leaves out the entropy port (docs/decisions.md 99), which
+    // execute, run, refine and memoKey fill with fresh random bytes unless it is given
+    h.ports = Object.freeze(readPorts(rt, h.s, true));
+    const entropy = entropyPort(h.ports);
+    this.inputs = entropy ? Object.freeze(h.ports.slice(0, -1)) : h.ports;
+    /** The entropy input port { name: 'holo.entropy', dtype: 'uint32', shape: [4] } of an archive with unseeded random ops, or null. */
+    this.entropyInput = entropy;
     this.outputs = Object.freeze(readPorts(rt, h.s, false));
     this.backend = rt.variant;
     this.backendIdentity = rt.cstr(rt.x.holo_wasm_backend_identity(w));
@@ -52,7 +58,7 @@ export class Session {
 
   #execute(inputs, what, copy) {
     const h = this.#h;
-    return call(h, ordered(this.inputs, inputs, what), what, (i, n, v, m) => h.rt.x.holo_wasm_execute(h.w, i, n, v, m, h.err), { copy });
+    return call(h, orderedWithEntropy(h.ports, this.inputs, inputs, what), what, (i, n, v, m) => h.rt.x.holo_wasm_execute(h.w, i, n, v, m, h.err), { copy });
   }
 
   /** Executes with inputs in port order; returns owned outputs { data, dtype, shape, label }. */
@@ -74,8 +80,8 @@ export class Session {
   memoKey(inputs) {
     const h = this.#h, rt = live(h);
     if (typeof rt.x.holo_session_memo_key !== 'function') throw new HologramError('UNSUPPORTED', 'this core module has no memo key export (rebuild it)');
-    const ins = ordered(this.inputs, inputs, 'memoKey');
-    const [inArr, owned] = marshalInputs(rt, this.inputs, ins, 'memoKey');
+    const ins = orderedWithEntropy(h.ports, this.inputs, inputs, 'memoKey');
+    const [inArr, owned] = marshalInputs(rt, h.ports, ins, 'memoKey');
     try {
       const p = rt.alloc(CONST.HOLO_LABEL_LEN + 1); owned.push(p);
       const st = rt.x.holo_session_memo_key(h.s, inArr, ins.length, p, h.err);
@@ -89,7 +95,8 @@ export class Session {
   /** Named feeds, as in ONNX Runtime: run({ x: { data, shape } }) -> { y: { data, dtype, shape, label } }. */
   run(feeds) {
     live(this.#h);
-    const outs = this.execute(byName(this.inputs, feeds, 'run'));
+    if (feeds === null || typeof feeds !== 'object' || Array.isArray(feeds)) throw new HologramError('INPUT', 'run: feeds must be an object { inputName: tensor }');
+    const outs = this.#execute(feeds, 'run', true);
     return Object.fromEntries(this.outputs.map((p, i) => [p.name, outs[i]]));
   }
 
@@ -103,7 +110,7 @@ export class Session {
     if (!rt.hasRefine) throw new HologramError('UNSUPPORTED', 'refinement is not compiled into this core module');
     const a = parsePlan(plan, this.inputs, this.outputs);
     let report;
-    const outs = call(h, ordered(this.inputs, state, 'refine'), 'refine', (i, n, v, m, extra) => {
+    const outs = call(h, orderedWithEntropy(h.ports, this.inputs, state, 'refine'), 'refine', (i, n, v, m, extra) => {
       writeArgs(rt, extra + SCRATCH.at.args, a);
       return rt.x.holo_wasm_refine(h.w, extra + SCRATCH.at.args, i, n, extra + SCRATCH.at.report, v, m, h.err);
     }, { extraBytes: SCRATCH.size, after: (extra) => { report = readReport(rt, extra + SCRATCH.at.report); } });

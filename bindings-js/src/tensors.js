@@ -101,6 +101,38 @@ export function ordered(ports, inputs, what) {
   throw new HologramError('INPUT', `${what}: inputs must be an array in port order or an object of named feeds`);
 }
 
+/** The name of the entropy input the converter gives an archive with unseeded random ops (docs/decisions.md 99). */
+export const ENTROPY = 'holo.entropy';
+
+/** The archive's entropy port (its last input, u32 [4]), or null. */
+export function entropyPort(ports) {
+  const p = ports[ports.length - 1];
+  return p && p.name === ENTROPY && p.dtype === 'uint32' && p.shape?.length === 1 && p.shape[0] === 4 ? p : null;
+}
+
+/** 16 fresh random bytes (crypto.getRandomValues). */
+function freshEntropy() {
+  const c = globalThis.crypto;
+  if (!c || typeof c.getRandomValues !== 'function') throw new HologramError('UNSUPPORTED', `this host has no crypto.getRandomValues to fill '${ENTROPY}' (pass it as a feed)`);
+  return { data: c.getRandomValues(new Uint32Array(4)), shape: [4] };
+}
+
+/**
+ * Inputs in port order over `ports` (every port of the archive) when the
+ * last is the entropy port and the caller may leave it out: `visible` are
+ * the other ports. An array of visible.length inputs, or named feeds
+ * without the entropy, get fresh entropy; given, it is used as it is (the
+ * run is then reproducible).
+ */
+export function orderedWithEntropy(ports, visible, inputs, what) {
+  if (ports.length === visible.length) return ordered(ports, inputs, what);
+  if (Array.isArray(inputs)) return inputs.length === visible.length ? [...inputs, freshEntropy()] : inputs;
+  if (inputs === null || typeof inputs !== 'object' || ArrayBuffer.isView(inputs)) return ordered(ports, inputs, what);
+  const has = inputs instanceof Map ? inputs.has(ENTROPY) : Object.prototype.hasOwnProperty.call(inputs, ENTROPY);
+  if (has) return byName(ports, inputs, what);
+  return [...byName(visible, inputs, what), freshEntropy()];
+}
+
 /**
  * Writes holo_input[] for `inputs` (port order); returns [array pointer,
  * pointers to free, pointer to `tail` bytes (0: none asked)]. The array,

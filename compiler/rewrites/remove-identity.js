@@ -10,8 +10,8 @@
 // also the identity). A Dropout whose mask output is consumed, or whose
 // training_mode (or, in training, ratio) is known only at execute time, is
 // left to the Dropout kernel (kernels-wasm-simd/operators/dropout.c: the
-// data and an all-true mask, or a refusal when training draws at random).
-// A constant training_mode true with a nonzero constant ratio is refused here.
+// data and an all-true mask). A Dropout that may draw at random never gets
+// here: compiler/onnx-ops-random.js writes its draw as ops.
 //
 // When the removed node's output is a graph output, the node's input value is
 // renamed to the declared output name wherever it is read (a .holo output
@@ -20,8 +20,8 @@
 // output (it cannot take a second name) does the port take the input's name.
 import { readElems } from '../ir.js';
 
-/** Is this Dropout provably the identity with no mask in use? (Throws for a training run that draws at random.) */
-function dropoutIsIdentity(ir, n, where) {
+/** Is this Dropout provably the identity with no mask in use? */
+function dropoutIsIdentity(ir, n) {
   if (n.outputs[1] && (ir.uses().get(n.outputs[1]) || ir.outputs.includes(n.outputs[1]))) return false;
   const tm = n.inputs[2];
   if (!tm) return true;
@@ -34,8 +34,7 @@ function dropoutIsIdentity(ir, n, where) {
     if (r.kind !== 'const') return false;
     ratio = Number(readElems(r.dtype, r.bytes)[0]);
   }
-  if (ratio !== 0) throw new Error(`unsupported op 'Dropout' (${where}): training_mode=true with ratio ${ratio} (random output) is not supported`);
-  return true;
+  return ratio === 0;
 }
 
 /**
@@ -54,8 +53,7 @@ export function removeIdentity(ir) {
     const sameCast = n.op === 'Cast' && !n.noFold && n.inputs[0] && ir.get(n.inputs[0])?.dtype === n.attrs.to?.value &&
       keepsOutputName(ir, n.inputs[0], n.outputs[0]);
     if (n.op !== 'Identity' && n.op !== 'Dropout' && !sameCast) continue;
-    const where = `node '${n.name}'`;
-    if (n.op === 'Dropout' && !dropoutIsIdentity(ir, n, where)) continue; // the Dropout kernel runs it
+    if (n.op === 'Dropout' && !dropoutIsIdentity(ir, n)) continue; // the Dropout kernel runs it
     const x = n.inputs[0], y = n.outputs[0];
     ir.nodes.splice(ir.nodes.indexOf(n), 1);
     const xv = ir.get(x);

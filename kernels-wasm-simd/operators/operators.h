@@ -74,6 +74,8 @@ HOLO_K_OPERATOR(topk) HOLO_K_OPERATOR(nonzero) HOLO_K_OPERATOR(uniqueorder) HOLO
 HOLO_K_OPERATOR(nms) HOLO_K_OPERATOR(roialign) HOLO_K_OPERATOR(roipoolmax)
 HOLO_K_OPERATOR(depthtospace) HOLO_K_OPERATOR(spacetodepth)
 HOLO_K_OPERATOR(onehot) HOLO_K_OPERATOR(eyelike) HOLO_K_OPERATOR(dropout)
+/* random words (random.c) */
+HOLO_K_OPERATOR(philox)
 /* text (tfidf.c) */
 HOLO_K_OPERATOR(tfidfvectorizer)
 HOLO_K_OPERATOR(hannwindow) HOLO_K_OPERATOR(hammingwindow) HOLO_K_OPERATOR(blackmanwindow)

@@ -20,7 +20,7 @@ test('docs/operators.md is the generator\'s output (run: node tools/gen-operator
 test('the page follows the converter: a refusal and a newly taken op change it', () => {
   const base = operatorsDoc();
   assert.match(base, /\| Col2Im \| \(not in these schemas\) \| converts \| lowered onto other ops \|/);
-  assert.match(base, /\| Bernoulli \| 15 \| refused: not implemented by hologram-exec \|/);
+  assert.match(base, /\| StringNormalizer \| 10 \| refused: not implemented by hologram-exec \|/);
   assert.match(base, /\| Abs \| 1, 6, 13 \| converts \| kernel Abs \(/);
   const saved = OPS.Col2Im;
   try {

@@ -166,7 +166,7 @@ function dropoutModel(outs, extraIns = []) {
   return b.bytes();
 }
 
-test('Dropout: the mask of an inference run is all true; a runtime training_mode runs through the kernel', () => {
+test('Dropout: the mask of an inference run is all true; a runtime training_mode selects the draw (onnx-ops-random.js) or the identity', () => {
   const x = rand(6);
   const a = run(dropoutModel(['y', 'mask']), { x: { data: x, shape: [2, 3] } });
   assert.equal([...a.y.data], [...x]);
@@ -178,18 +178,23 @@ test('Dropout: the mask of an inference run is all true; a runtime training_mode
     assert.equal([...o.y.data], [...x], `r=${r} t=${t}`);
     assert.equal([...o.mask.data], [1, 1, 1, 1, 1, 1]);
   }
-  const s = rt.load(convert(bytes).holo);
-  try {
-    assert.throws(() => s.run({ x: { data: x, shape: [2, 3] }, r: scalar(0.5), t: { data: Uint8Array.of(1), shape: [] } }),
-      (e) => e.code === 'UNSUPPORTED' && /training_mode=true with a nonzero ratio draws random numbers/.test(e.message));
-    assert.throws(() => s.run({ x: { data: x, shape: [2, 3] }, r: scalar(1.5), t: { data: Uint8Array.of(0), shape: [] } }), /ratio must be in \[0, 1\)/);
-  } finally {
-    s.dispose();
-  }
-  // a constant training_mode true with a constant nonzero ratio is refused at convert time
+  // training with ratio 0.5: kept values doubled, the others 0, the mask where they are kept; seeded, so every run the same
+  const feeds = { x: { data: x, shape: [2, 3] }, r: scalar(0.5), t: { data: Uint8Array.of(1), shape: [] } };
+  const d = run(bytes, feeds), d2 = run(bytes, feeds);
+  x.forEach((v, i) => assert.is(d.y.data[i], d.mask.data[i] ? Math.fround(v * 2) : 0));
+  assert.equal([...d2.y.data], [...d.y.data]);
+  // a constant training_mode true with a constant ratio draws too, without the mask output
   const c = new OnnxBuilder(13);
-  c.input('x', FLOAT, [2]).init('r', FLOAT, [], [0.3]).init('t', BOOL, [], [1]).node('Dropout', ['x', 'r', 't'], ['y'], {}, 'drop').output('y', FLOAT, [2]);
-  assert.throws(() => convert(c.bytes()), /unsupported op 'Dropout' \(node 'drop'\): training_mode=true with ratio 0\.3/);
+  c.input('x', FLOAT, [200]).init('r', FLOAT, [], [0.3]).init('t', BOOL, [], [1]).node('Dropout', ['x', 'r', 't'], ['y'], { seed: 7 }, 'drop').output('y', FLOAT, [200]);
+  const ones = new Float32Array(200).fill(1);
+  const y = run(c.bytes(), { x: ones }).y.data;
+  const scale = Math.fround(1 / Math.fround(1 - Math.fround(0.3)));
+  assert.ok(y.every((v) => v === 0 || v === scale));
+  assert.ok(y.some((v) => v === 0) && y.some((v) => v === scale));
+  // a constant ratio outside [0, 1) is refused at convert time
+  const bad = new OnnxBuilder(13);
+  bad.input('x', FLOAT, [2]).init('r', FLOAT, [], [1]).init('t', BOOL, [], [1]).node('Dropout', ['x', 'r', 't'], ['y'], {}, 'drop').output('y', FLOAT, [2]);
+  assert.throws(() => convert(bad.bytes()), /unsupported op 'Dropout' \(node 'drop'\): ratio 1 must be in \[0, 1\)/);
 });
 
 async function ortRun(bytes, feeds) {
