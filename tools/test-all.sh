@@ -97,6 +97,8 @@ suite core-size node tools/check-core-size.mjs
 suite layers node tools/check-layers.mjs
 # The committed subset of the real-model zoo (tests/zoo; the whole zoo is `make zoo`).
 suite zoo-small node tests/zoo/run.mjs
+# One archive of each of its dynamic models run at 3 lengths x 2 batches against onnxruntime-node (issue 41 item 4).
+suite zoo-sweep node tests/zoo/sweep.mjs
 finish() {
   echo "suite seconds:$times (total $SECONDS s)"
   # build/gate-passed: the commit this run passed on (a clean tree only), for
