@@ -492,15 +492,24 @@ export function reshapeShape(x, req, allowzero) {
   if (out.some((d) => d === undefined)) return null;
   const neg = out.indexOf(-1);
   if (neg >= 0) {
-    if (!x.every((d) => typeof d === 'number')) {
-      // a symbolic input: -1 is known only if all the other output dims cancel out
-      return null;
+    // a symbolic dim of the input cancels the same symbol among the other
+    // output dims ([B, S, N, h] -> [0, 0, -1]: -1 is N*h); -1 is known if
+    // every symbol cancels, or is the one input symbol left when the known
+    // dims' products agree ([B, S, 64] -> [0, -1, 4, 16]: -1 is S)
+    const rest = out.filter((_, i) => i !== neg), left = rest.filter((d) => typeof d !== 'number');
+    const xn = [], xs = [];
+    for (const d of x) {
+      if (typeof d === 'number') { xn.push(d); continue; }
+      if (typeof d !== 'string') return null;
+      const k = left.indexOf(d);
+      if (k < 0) xs.push(d);
+      else left.splice(k, 1);
     }
-    const rest = out.filter((_, i) => i !== neg);
-    if (!rest.every((d) => typeof d === 'number')) return null;
-    const p = numel(rest);
+    if (left.length || xs.length > 1) return null;
+    const p = numel(rest.filter((d) => typeof d === 'number'));
     if (p === 0) return null;
-    out[neg] = numel(x) / p;
+    if (xs.length) return numel(xn) === p ? out.map((d, i) => (i === neg ? xs[0] : d)) : null;
+    out[neg] = numel(xn) / p;
     if (!Number.isInteger(out[neg])) return null;
   }
   return out;

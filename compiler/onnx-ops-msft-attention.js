@@ -62,9 +62,10 @@ function mergeHeads(ctx, e, o, x, out) {
 /**
  * onnxruntime's additive key-padding mask from mask_index, broadcastable
  * onto scores [B, N, S, T]: 0 where kept, `filter` where masked; null when
- * there is no mask. B and T must be known for the 1-D forms.
+ * there is no mask. The 1-D form of ends and starts needs a known B; a
+ * symbolic key length T is read from axis 1 of tIn.
  */
-function paddingMask(ctx, e, o, mask, B, S, T, filter) {
+function paddingMask(ctx, e, o, mask, B, S, T, filter, tIn = null) {
   if (!mask) return null;
   const dt = ctx.value(mask).dtype;
   if (dt !== DT.i32) throw new Unsupported(`mask_index of ${dtypeName(dt)} is not supported (int32, as onnxruntime takes it)`);
@@ -78,13 +79,22 @@ function paddingMask(ctx, e, o, mask, B, S, T, filter) {
     return e('Unsqueeze', [where(keep), ctx.constI64(`${o}_max`, ms.length === 2 ? [1, 2] : [1])]);
   }
   if (ms.length !== 1) throw new Unsupported(`a ${ms.length}-D mask_index is not supported (1-D, 2-D and 3-D are; onnxruntime's CPU kernel refuses 4-D)`);
-  if (!known(B) || !known(T) || !known(ms[0])) throw new Unsupported('a 1-D mask_index needs known batch and sequence sizes');
-  if (ms[0] !== B && ms[0] !== 2 * B) throw new Unsupported(`a 1-D mask_index has ${ms[0]} elements: ${B} (key lengths) or ${2 * B} (ends and starts) are supported`);
-  const pos = ctx.constRaw(`${o}_pos`, DT.i32, [1, T], new Uint8Array(Int32Array.from({ length: T }, (_, j) => j).buffer));
-  const col = (lo) => e('Reshape', [e('Slice', [mask, ctx.constI64(`${o}_s${lo}`, [lo]), ctx.constI64(`${o}_e${lo}`, [lo + B])]), ctx.constI64(`${o}_col`, [B, 1])], { allowzero: A.int(0) });
+  // [B] key lengths: the same (possibly symbolic) batch as the input's, as
+  // the BERT optimizer's exports have it (EmbedLayerNormalization's
+  // mask_index [batch]); [2B] ends and starts: a known batch
+  const lengths = ms[0] === B && (known(B) || typeof B === 'string');
+  if (!lengths && !(known(B) && ms[0] === 2 * B)) {
+    if (!known(B) || !known(ms[0])) throw new Unsupported(`a 1-D mask_index of ${ms[0]} elements over a batch of ${B}: the same batch (key lengths) or a known batch (ends and starts) is supported`);
+    throw new Unsupported(`a 1-D mask_index has ${ms[0]} elements: ${B} (key lengths) or ${2 * B} (ends and starts) are supported`);
+  }
+  if (!known(T) && !tIn) throw new Unsupported('a 1-D mask_index needs a known key length');
+  const pos = known(T) ? ctx.constRaw(`${o}_pos`, DT.i32, [1, T], new Uint8Array(Int32Array.from({ length: T }, (_, j) => j).buffer))
+    : e('Unsqueeze', [e('Cast', [e('Range', [ctx.constScalar(`${o}_p0`, DT.i64, 0), e('Gather', [e('Shape', [tIn]), ctx.constScalar(`${o}_pax`, DT.i64, 1)], { axis: A.int(0) }), ctx.constScalar(`${o}_p1`, DT.i64, 1)])], { to: A.int(DT.i32) }), ctx.constI64(`${o}_pax0`, [0])]);
+  const col = (lo) => (lengths ? e('Unsqueeze', [mask, ctx.constI64(`${o}_col`, [1])])
+    : e('Reshape', [e('Slice', [mask, ctx.constI64(`${o}_s${lo}`, [lo]), ctx.constI64(`${o}_e${lo}`, [lo + B])]), ctx.constI64(`${o}_col`, [B, 1])], { allowzero: A.int(0) }));
   let keep = e('Less', [pos, col(0)]); // key j kept while j < end
-  if (ms[0] === 2 * B) keep = e('And', [keep, e('Not', [e('Less', [pos, col(B)])])]); // and j >= start
-  return e('Reshape', [where(keep), ctx.constI64(`${o}_m4`, [B, 1, 1, T])], { allowzero: A.int(0) });
+  if (!lengths) keep = e('And', [keep, e('Not', [e('Less', [pos, col(B)])])]); // and j >= start
+  return e('Unsqueeze', [where(keep), ctx.constI64(`${o}_m4`, [1, 2])]); // [B, 1, 1, T]
 }
 
 /** The lowest float above the diagonal of [S, T] (key j > off + query i; off T - S by default), 0 elsewhere. */
@@ -136,7 +146,7 @@ OPS.Attention = {
     const [q, k, v] = parts.map((p, i) => splitHeads(ctx, e, `${y}_${i}`, p, N, (i === 2 ? hv : hq) / N));
     const scale = attr(n, 'scale', 0) || 1 / Math.sqrt(hq / N);
     const [B, S] = xs;
-    let m = paddingMask(ctx, e, y, mask, B, S, S, attr(n, 'mask_filter_value', -10000));
+    let m = paddingMask(ctx, e, y, mask, B, S, S, attr(n, 'mask_filter_value', -10000), x);
     if (attr(n, 'unidirectional', 0)) {
       const c = causalMask(ctx, y, S, S);
       // PrepareMask writes lowest over the padding value: a Where, not a sum

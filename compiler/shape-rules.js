@@ -163,6 +163,9 @@ function oneHotShape({ ir, x, r, node }) {
 
 function rangeShape({ ir, node }) {
   const [s, l, d] = node.inputs.map((n) => constNumbers(ir, n));
+  // Range(0, n, 1) over a symbolic n (a Shape's element): n elements
+  const lsv = node.inputs[1] ? ir.get(node.inputs[1])?.sv : null;
+  if (!l && lsv?.length === 1 && typeof lsv[0] === 'string' && s?.length === 1 && s[0] === 0 && d?.length === 1 && d[0] === 1) return [lsv[0]];
   if (!(s && l && d && s.length === 1 && l.length === 1 && d.length === 1) || d[0] === 0) return null;
   const n = Math.max(Math.ceil((l[0] - s[0]) / d[0]), 0);
   return Number.isSafeInteger(n) ? [n] : null;
