@@ -1,6 +1,7 @@
 /* ConvInteger's im2col straight into the integer GEMM core's packed B
  * panels (igemm.h c2 layout, im2col.h): each tap as the int16 difference
- * x - zx, a padding position 0 (onnxruntime pads X with its zero point). */
+ * x - zx, a padding position 0 (onnxruntime pads X with its zero point),
+ * and each position's sum of them, read back from the panels. */
 #include "microkernels/igemm.h"
 #include "microkernels/im2col.h"
 
@@ -8,8 +9,8 @@ static inline int16_t ic_at(const void *x, bool u8, size_t i, int32_t zx) {
   return (int16_t)((u8 ? (int32_t)((const uint8_t *)x)[i] : (int32_t)((const int8_t *)x)[i]) - zx);
 }
 
-void holo_ukernel_iim2col_i8__scalar(int16_t *dst, const void *xg, bool u8, int32_t zx, const holo_k_win2d *w,
-                                     size_t Cg, size_t p0, size_t pc) {
+void holo_ukernel_iim2col_i8__scalar(int16_t *dst, int32_t *colsum, const void *xg, bool u8, int32_t zx,
+                                     const holo_k_win2d *w, size_t Cg, size_t p0, size_t pc) {
   int64_t H = w->in[0], W = w->in[1], OW = w->out[1], kH = w->k[0], kW = w->k[1];
   size_t K = Cg * (size_t)(kH * kW), kp = holo_igemm_kp(K), npan = (pc + HOLO_IGEMM_NR - 1) / HOLO_IGEMM_NR;
   for (size_t q = 0; q < npan; q++) {
@@ -40,5 +41,12 @@ void holo_ukernel_iim2col_i8__scalar(int16_t *dst, const void *xg, bool u8, int3
     if (K & 1)
       for (size_t e = 0; e < HOLO_IGEMM_NR; e++)
         d[(K / 2) * 2 * HOLO_IGEMM_NR + 2 * e + 1] = 0;
+  }
+  for (size_t j = 0; j < pc; j++) {
+    const int16_t *d = dst + (j / HOLO_IGEMM_NR) * kp * HOLO_IGEMM_NR + 2 * (j % HOLO_IGEMM_NR);
+    int32_t t = 0;
+    for (size_t q = 0; q < kp / 2; q++)
+      t += d[q * 2 * HOLO_IGEMM_NR] + d[q * 2 * HOLO_IGEMM_NR + 1];
+    colsum[j] = t;
   }
 }

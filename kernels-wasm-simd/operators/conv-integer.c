@@ -254,25 +254,15 @@ static int32_t ci_zp(const holo_kernel_call *c, uint32_t idx, size_t j) {
                                 : (int32_t)((const int8_t *)z->data)[i];
 }
 
-/* y[m][j] -= zw(m) * colsum[j] over one group's rows (wrapping arithmetic:
- * the true result fits int32, so the wrapped one is it) */
-static void ci_zw_correct(const ci_job *J, size_t grp, const int16_t *col, int32_t *colsum, int32_t *y,
-                          size_t ldy, size_t pc) {
+/* y[m][j] -= zw(m) * colsum[j] over one group's rows, colsum the chunk's
+ * sums of x - zx from im2col (wrapping arithmetic: the true result fits
+ * int32, so the wrapped one is it) */
+static void ci_zw_correct(const ci_job *J, size_t grp, const int32_t *colsum, int32_t *y, size_t ldy,
+                          size_t pc) {
   const ci_geom *g = J->g;
-  size_t kp = holo_igemm_kp(g->K);
-  bool any = false;
-  for (size_t m = 0; m < g->Mg && !any; m++)
-    any = ci_zp(J->c, g->ix->zw, grp * g->Mg + m) != 0;
-  if (!any) return;
-  for (size_t j = 0; j < pc; j++) {
-    const int16_t *d = col + (j / HOLO_IGEMM_NR) * kp * HOLO_IGEMM_NR + 2 * (j % HOLO_IGEMM_NR);
-    int32_t s = 0;
-    for (size_t q = 0; q < kp / 2; q++)
-      s += d[q * 2 * HOLO_IGEMM_NR] + d[q * 2 * HOLO_IGEMM_NR + 1];
-    colsum[j] = s;
-  }
   for (size_t m = 0; m < g->Mg; m++) {
     uint32_t zw = (uint32_t)ci_zp(J->c, g->ix->zw, grp * g->Mg + m);
+    if (!zw) continue;
     int32_t *row = y + m * ldy;
     for (size_t j = 0; j < pc; j++)
       row[j] = (int32_t)((uint32_t)row[j] - zw * (uint32_t)colsum[j]);
@@ -291,10 +281,9 @@ static void ci_chunk(const ci_job *J, size_t idx, uint8_t *slot) {
   int32_t *acc = (int32_t *)((uint8_t *)colsum + CI_CHUNK * sizeof(int32_t));
   int32_t *y = g->ix->q ? acc : (int32_t *)J->c->outputs[0].data + yo;
   size_t ldy = g->ix->q ? pc : g->plane;
-  holo_ukernel_iim2col_i8__scalar(col, xg, x->dtype == HOLO_DT_U8, ci_zp(J->c, g->ix->zx, 0), &g->w, g->Cg,
-                                  p0, pc);
+  holo_iim2col_i8(col, colsum, xg, x->dtype == HOLO_DT_U8, ci_zp(J->c, g->ix->zx, 0), &g->w, g->Cg, p0, pc);
   holo_igemm_i8(g->Mg, pc, g->K, J->Ap + grp * holo_igemm_packed_a_elems(g->Mg, g->K), col, y, ldy);
-  ci_zw_correct(J, grp, col, colsum, y, ldy, pc);
+  ci_zw_correct(J, grp, colsum, y, ldy, pc);
   if (!g->ix->q) return;
   const holo_kernel_call *c = J->c;
   bool per = c->inputs[4].rank == 1 && c->inputs[4].shape[0] > 1;

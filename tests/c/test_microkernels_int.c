@@ -129,35 +129,88 @@ static void test_igemm_extreme_k(void **st) {
   free(pa), free(pb);
 }
 
-/* im2col of x - zx into B panels vs the direct window walk, padding 0. */
-static void test_iim2col(void **st) {
-  (void)st;
-  uint8_t x[3 * 7 * 6];
-  fill(x, sizeof x);
-  holo_k_win2d w = {{7, 6}, {3, 2}, {2, 1}, {1, 2}, {1, 0}, {1, 2}, {0, 0}};
+typedef void (*iim2col_fn)(int16_t *, int32_t *, const void *, bool, int32_t, const holo_k_win2d *, size_t,
+                           size_t, size_t);
+
+/* One geometry: every chunk [p0, p0 + pc) of the plane through fn vs the
+ * direct window walk (padding 0), and each column's sum; X is allocated to
+ * its exact size so a read past the group shows under the sanitizers. */
+static void iim2col_check(iim2col_fn fn, const char *name, holo_k_win2d w, size_t Cg, size_t pcmax) {
   for (int i = 0; i < 2; i++)
     w.out[i] = (w.in[i] + w.pad_begin[i] + w.pad_end[i] - (w.k[i] - 1) * w.dil[i] - 1) / w.stride[i] + 1;
-  size_t Cg = 3, K = Cg * 6, kp = holo_igemm_kp(K), plane = (size_t)(w.out[0] * w.out[1]);
-  for (int u8 = 0; u8 < 2; u8++)
-    for (size_t p0 = 0; p0 < plane; p0 += 5) {
-      size_t pc = plane - p0 < 13 ? plane - p0 : 13, np = (pc + 7) / 8;
+  size_t H = (size_t)w.in[0], W = (size_t)w.in[1], OW = (size_t)w.out[1], kk = (size_t)(w.k[0] * w.k[1]);
+  size_t K = Cg * kk, kp = holo_igemm_kp(K), plane = (size_t)(w.out[0] * w.out[1]);
+  uint8_t *x = malloc(Cg * H * W);
+  fill(x, Cg * H * W);
+  for (int u8 = 0; u8 < 2; u8++) {
+    int32_t zx = u8 ? (int32_t)next8() : (int32_t)(int8_t)next8();
+    for (size_t p0 = 0; p0 < plane; p0 += pcmax / 2 + 3) {
+      size_t pc = plane - p0 < pcmax ? plane - p0 : pcmax, np = (pc + 7) / 8;
       int16_t *d = malloc(np * 8 * kp * 2);
-      holo_ukernel_iim2col_i8__scalar(d, x, u8, 100, &w, Cg, p0, pc);
-      for (size_t j = 0; j < np * 8; j++)
+      int32_t *cs = malloc((pc + 1) * sizeof(int32_t));
+      cs[pc] = GUARD;
+      fn(d, cs, x, u8, zx, &w, Cg, p0, pc);
+      for (size_t j = 0; j < np * 8; j++) {
+        int32_t sum = 0;
         for (size_t k = 0; k < kp; k++) {
           int32_t want = 0;
           if (j < pc && k < K) {
-            size_t p = p0 + j, c = k / 6, kh = k % 6 / 2, kw = k % 2;
-            int64_t ih = (int64_t)(p / (size_t)w.out[1]) * 2 - 1 + (int64_t)kh;
-            int64_t iw = (int64_t)(p % (size_t)w.out[1]) - 0 + (int64_t)kw * 2;
-            if (ih >= 0 && ih < 7 && iw >= 0 && iw < 6)
-              want = at(x, u8, c * 42 + (size_t)(ih * 6 + iw)) - 100;
+            size_t p = p0 + j, c = k / kk, kh = k % kk / (size_t)w.k[1], kw = k % (size_t)w.k[1];
+            int64_t ih = (int64_t)(p / OW) * w.stride[0] - w.pad_begin[0] + (int64_t)kh * w.dil[0];
+            int64_t iw = (int64_t)(p % OW) * w.stride[1] - w.pad_begin[1] + (int64_t)kw * w.dil[1];
+            if (ih >= 0 && ih < (int64_t)H && iw >= 0 && iw < (int64_t)W)
+              want = at(x, u8, c * H * W + (size_t)ih * W + (size_t)iw) - zx;
           }
+          sum += want;
           int16_t got = d[(j / 8) * kp * 8 + (k / 2) * 16 + 2 * (j % 8) + (k & 1)];
-          if (got != want) fail_msg("iim2col p0=%zu j=%zu k=%zu: %d vs %d", p0, j, k, got, want);
+          if (got != want) fail_msg("%s p0=%zu j=%zu k=%zu: %d vs %d", name, p0, j, k, got, want);
         }
+        if (j < pc && cs[j] != sum) fail_msg("%s colsum p0=%zu j=%zu: %d vs %d", name, p0, j, cs[j], sum);
+      }
+      if (cs[pc] != (int32_t)GUARD) fail_msg("%s wrote past colsum[%zu]", name, pc);
       free(d);
+      free(cs);
     }
+  }
+  free(x);
+}
+
+/* widths around the 8-lane step and the 64-position block, strides 1 / 2 /
+ * 3 each way, dilations, pads wider than the kernel, odd K, chunks that
+ * start mid-row and span several rows */
+static void iim2col_sweep(iim2col_fn fn, const char *name) {
+  static const int64_t geo[][9] = {
+      /* H, W, kH, kW, s0, s1, d0, d1, pad */
+      {7, 6, 3, 2, 2, 1, 1, 2, 1},   {5, 9, 3, 3, 1, 1, 1, 1, 1},  {4, 17, 3, 3, 1, 1, 1, 1, 1},
+      {3, 31, 3, 3, 1, 2, 1, 1, 1},  {6, 40, 3, 3, 2, 2, 1, 1, 1}, {5, 70, 1, 1, 1, 1, 1, 1, 0},
+      {4, 23, 3, 3, 1, 1, 2, 2, 2},  {9, 16, 3, 3, 1, 1, 1, 4, 4}, {5, 21, 2, 3, 1, 3, 1, 1, 0},
+      {3, 8, 3, 3, 1, 1, 1, 1, 5},   {2, 64, 1, 3, 1, 2, 1, 1, 0}, {6, 13, 7, 7, 2, 2, 1, 1, 3},
+      {1, 130, 1, 1, 1, 1, 1, 1, 0}, {4, 33, 1, 1, 2, 2, 1, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++) {
+    const int64_t *g = geo[i];
+    holo_k_win2d w = {{g[0], g[1]}, {g[2], g[3]}, {g[4], g[5]}, {g[6], g[7]},
+                      {g[8], g[8]}, {g[8], g[8]}, {0, 0}};
+    for (size_t Cg = 1; Cg <= 3; Cg += 2) {
+      iim2col_check(fn, name, w, Cg, 13);
+      iim2col_check(fn, name, w, Cg, 128);
+      iim2col_check(fn, name, w, Cg, 200);
+    }
+  }
+}
+
+static void test_iim2col_scalar(void **st) {
+  (void)st;
+  iim2col_sweep(holo_ukernel_iim2col_i8__scalar, "iim2col scalar");
+}
+
+static void test_iim2col_simd128(void **st) {
+  (void)st;
+#ifdef __wasm_simd128__
+  iim2col_sweep(holo_ukernel_iim2col_i8__simd128, "iim2col simd128");
+#else
+  skip();
+#endif
 }
 
 typedef void (*requant_fn)(size_t, const int32_t *, const holo_requant *, void *);
@@ -385,11 +438,12 @@ static void test_vquantize(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_igemm_scalar),    cmocka_unit_test(test_igemm_simd128),
-      cmocka_unit_test(test_igemm_extreme_k), cmocka_unit_test(test_iim2col),
-      cmocka_unit_test(test_requant_scalar),  cmocka_unit_test(test_requant_simd128),
-      cmocka_unit_test(test_idwconv2d_scalar), cmocka_unit_test(test_idwconv2d_simd128),
-      cmocka_unit_test(test_idwconv2d_extreme), cmocka_unit_test(test_vquantize),
+      cmocka_unit_test(test_igemm_scalar),      cmocka_unit_test(test_igemm_simd128),
+      cmocka_unit_test(test_igemm_extreme_k),   cmocka_unit_test(test_iim2col_scalar),
+      cmocka_unit_test(test_iim2col_simd128),   cmocka_unit_test(test_requant_scalar),
+      cmocka_unit_test(test_requant_simd128),   cmocka_unit_test(test_idwconv2d_scalar),
+      cmocka_unit_test(test_idwconv2d_simd128), cmocka_unit_test(test_idwconv2d_extreme),
+      cmocka_unit_test(test_vquantize),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
