@@ -91,6 +91,17 @@ void holo_ukernel_cast_numeric__scalar(uint32_t sd, uint32_t dd, size_t n, const
     holo_memcpy(y, x, n * holo_dtype_size(sd));
     return;
   }
+  /* int32 -> f32 (ConvInteger's and MatMulInteger's sums into their float
+   * scale): one conversion an element, which the compiler vectorizes, not
+   * the generic switch per element; the value is the int64 path's (both
+   * round the exact integer once to nearest even) */
+  if (sd == HOLO_DT_I32 && dd == HOLO_DT_F32) {
+    const int32_t *a = x;
+    float *b = y;
+    for (size_t i = 0; i < n; i++)
+      b[i] = (float)a[i];
+    return;
+  }
   if (cast_half(sd, dd, n, x, y)) return;
   if (holo_k_is_float(sd)) {
     for (size_t i = 0; i < n; i++)
