@@ -418,7 +418,13 @@ const SHAPE_RULES = new Map([
   ...['Conv', 'MaxPool', 'AveragePool', 'LpPool'].map((op) => [op, windowShape]),
   ...['GlobalAveragePool', 'GlobalMaxPool'].map((op) => [op, ({ x }) => (x && x.length >= 3 ? [x[0], x[1], ...x.slice(2).map(() => 1)] : null)]),
   ['Flatten', flattenShape],
-  ['Reshape', ({ x, ints, node }) => { const s = ints(1); return s && x ? reshapeShape(x, s, attr(node, 'allowzero', 0)) : null; }],
+  ['Reshape', ({ ir, x, ints, node }) => {
+    // a computed shape known up to symbols (its sv: Concat(Shape(q)[:2], [64]) is [B, S, 64]) tells the dims too
+    const sv = ints(1) ? null : ir.get(node.inputs[1])?.sv;
+    const s = ints(1) ?? (sv?.every((e) => typeof e === 'string' || typeof e === 'bigint') ? sv.map((e) => (typeof e === 'bigint' ? Number(e) : e)) : null);
+    if (s && !x && sv) return s.every((d) => typeof d === 'string' || d > 0) ? s : null;
+    return s && x ? reshapeShape(x, s, attr(node, 'allowzero', 0)) : null;
+  }],
   ['Transpose', ({ x, r, node }) => (x ? attr(node, 'perm', x.map((_, i) => r - 1 - i)).map((p) => x[p]) : null)],
   ['Concat', concatShape],
   ['Unsqueeze', unsqueezeShape],

@@ -166,7 +166,9 @@ OPS.GroupQueryAttention = {
       p = e('Div', [ex, den]);
     }
     const o = e('Reshape', [e('MatMul', [p, Vc]), I('og', [0, N, -1, H])], { allowzero: A.int(0) }); // [B, N, S, H]
-    e('Reshape', [e('Transpose', [o], { perm: A.ints([0, 2, 1, 3]) }), I('merge', [0, 0, N * H])], { allowzero: A.int(0) }, y);
+    // [B, S, N*H]: the shape from query's (o's is not told: the cache's length is max(T, P)), so y's is known
+    const yShape = e('Concat', [e('Slice', [e('Shape', [q]), I('ys0', [0]), I('ys1', [2])]), I('yhid', [N * H])], { axis: A.int(0) });
+    e('Reshape', [e('Transpose', [o], { perm: A.ints([0, 2, 1, 3]) }), yShape], { allowzero: A.int(0) }, y);
   },
 };
 

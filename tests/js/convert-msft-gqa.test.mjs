@@ -145,6 +145,34 @@ test('GroupQueryAttention with symbolic batch, sequence and past: one conversion
   }
 });
 
+// genai's layout puts a SkipSimplifiedLayerNormalization right after each
+// GQA: over symbolic dims that needs y's shape [B, S, N*H], which the
+// cache's length max(T, P) had hidden ("input needs a known rank").
+test('GroupQueryAttention output feeds SkipSimplifiedLayerNormalization over symbolic batch and sequence', async () => {
+  const c = { B: 2, S: 5, N: 4, Nk: 2, H: 8, P: null, sym: true };
+  const b = new OnnxBuilder(17);
+  b.input('q', FLOAT, ['B', 'S', 32]).input('k', FLOAT, ['B', 'S', 16]).input('v', FLOAT, ['B', 'S', 16]);
+  b.input('sl', INT32, ['B']).input('tot', INT32, [1]).input('skip', FLOAT, ['B', 'S', 32]);
+  b.init('g', FLOAT, [32], rand(32, 1));
+  b.node('GroupQueryAttention', ['q', 'k', 'v', '', '', 'sl', 'tot'], ['y', 'pko', 'pvo'], { num_heads: 4, kv_num_heads: 2 });
+  b.node('SkipSimplifiedLayerNormalization', ['y', 'skip', 'g'], ['out'], { epsilon: F(1e-5) });
+  b.output('out', FLOAT, null);
+  const bytes = msft(b, ['GroupQueryAttention', 'SkipSimplifiedLayerNormalization']);
+  const holo = convert(bytes).holo;
+  for (const [B, S] of [[2, 5], [1, 3]]) {
+    const f = feeds({ ...c, B, S }, Array(B).fill(S), S);
+    f.skip = { data: rand(B * S * 32, 1), shape: [B, S, 32] };
+    const want = (await ortRun(bytes, f)).out;
+    const h = rt.load(holo);
+    let got;
+    try { got = h.run(Object.fromEntries(Object.entries(f).map(([k, v]) => [k, { data: v.data, shape: v.shape }]))).out; } finally { h.dispose(); }
+    assert.equal([...got.shape], [B, S, 32]);
+    let d = 0, m = 0;
+    for (let i = 0; i < want.data.length; i++) { d = Math.max(d, Math.abs(got.data[i] - want.data[i])); m = Math.max(m, Math.abs(want.data[i])); }
+    assert.ok(d <= 1e-5 * m, `B ${B} S ${S}: ${d} vs max ${m}`);
+  }
+});
+
 test('GroupQueryAttention mutations miss the bar: softcap, window, smooth softmax, rotary interleaving, padding', async () => {
   const base = { B: 2, S: 1, N: 4, Nk: 2, H: 16, P: 6 };
   await differs('softcap dropped', { ...base, attrs: { softcap: 0.5 } }, [7, 5], 7, gqa(base));
